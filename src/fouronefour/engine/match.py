@@ -192,6 +192,16 @@ class Match:
         view["match_winner"] = self._winner
         return view
 
+    def public_view(self) -> dict[str, Any]:
+        """A spectator's view: public facts only."""
+        view = self._round.public_view()
+        view["levels"] = list(self.levels)
+        view["round_number"] = self.round_number
+        view["results"] = [r.to_dict() for r in self._results]
+        view["match_over"] = self.is_over
+        view["match_winner"] = self._winner
+        return view
+
     def __repr__(self) -> str:
         return (f"<Match seed={self.seed!r} round {self.round_number} levels={self.levels} "
                 f"moves={self._moves_size}>")

@@ -665,6 +665,21 @@ class Round:
             "caught": list(self._caught),
         }
 
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator may see: public facts only (no hand, no pending decision)."""
+        view = self.view(0)
+        view.update(seat=None, hand="", decision=None, legal_moves=[])
+        return view
+
+    @property
+    def offer_queue(self) -> list[int]:
+        """Hidden information, for a table authority only: during a hook or unhook window,
+        every seat that may claim, in the order the engine offers them (``to_act`` first);
+        empty otherwise. A server uses it to prompt all eligible players at once."""
+        if self._decision not in (Decision.HOOK, Decision.UNHOOK) or self._to_act is None:
+            return []
+        return [self._to_act, *self._offers]
+
     def reveal(self) -> dict[str, Any]:
         """Full information, every hand included: for finished-game replays and debugging,
         never for a player's eyes during play."""
