@@ -1,0 +1,54 @@
+// Move helpers the UI needs beyond the engine's legal move list: which moves are bombs,
+// how strong a move is (for ordering hints), and the last action of each seat.
+
+const JOKER_PAIRS = new Set(["BB", "BR", "RR"]);
+
+export function isBomb(move) {
+  if (move === "pass") return false;
+  if (move === "44A" || JOKER_PAIRS.has(move)) return true;
+  return move.length >= 3 && [...move].every((rank) => rank === move[0]);
+}
+
+/** Strength of a move's highest card in the round's order (`order`: lowest first). */
+export function topPower(move, order) {
+  let best = -1;
+  for (const rank of move) best = Math.max(best, order.indexOf(rank));
+  return best;
+}
+
+/**
+ * Legal moves in the order a hint offers them: plain moves before bombs, weakest first,
+ * longer before shorter at the same strength (shed more cards), pass never.
+ */
+export function hintOrder(legalMoves, order) {
+  const moves = legalMoves.filter((move) => move !== "pass");
+  return moves.sort((a, b) => {
+    const bombA = isBomb(a) ? 1 : 0;
+    const bombB = isBomb(b) ? 1 : 0;
+    if (bombA !== bombB) return bombA - bombB;
+    if (bombA) return a.length - b.length || topPower(a, order) - topPower(b, order);
+    return topPower(a, order) - topPower(b, order) || b.length - a.length;
+  });
+}
+
+/**
+ * Each seat's latest action in the current trick, from the public log: a map seat ->
+ * {type, move}. Empty when a new trick is to be led (`top` is null). Looks back at most
+ * one orbit of actions, which is what a player remembers of the table.
+ */
+export function recentActions(view) {
+  const actions = new Map();
+  if (!view || view.top === null || view.top === undefined) return actions;
+  const moves = ["play", "pass", "hook", "unhook"];
+  let seen = 0;
+  for (let i = view.log.length - 1; i >= 0 && seen < view.players; i -= 1) {
+    const event = view.log[i];
+    if (!moves.includes(event.type)) {
+      if (event.type === "finish") continue;
+      break;
+    }
+    seen += 1;
+    if (!actions.has(event.seat)) actions.set(event.seat, { type: event.type, move: event.move });
+  }
+  return actions;
+}
