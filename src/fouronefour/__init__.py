@@ -16,6 +16,7 @@ from .engine import (
     Rules,
     beats,
     canonical,
+    deal,
     kind,
 )
 
@@ -30,6 +31,7 @@ __all__ = [
     "Rules",
     "beats",
     "canonical",
+    "deal",
     "kind",
 ]
 __version__ = "0.1.0"

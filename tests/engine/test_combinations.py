@@ -141,8 +141,14 @@ def test_beats_rejects_a_non_move() -> None:
 
 @pytest.mark.parametrize(
     ("text", "canonical"),
-    [("543", "345"), ("10JQ", "TJQ"), ("a44", "44A"), ("RB", "BR"), ("Pass", "pass"),
-     ("q q", "QQ")],
+    [
+        ("543", "345"),
+        ("10JQ", "TJQ"),
+        ("a44", "44A"),
+        ("RB", "BR"),
+        ("Pass", "pass"),
+        ("q q", "QQ"),
+    ],
 )
 def test_canonical_text(text: str, canonical: str) -> None:
     assert ff.canonical(text) == canonical

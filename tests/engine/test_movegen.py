@@ -19,8 +19,29 @@ from fouronefour.engine.moves import rate
 from .oracle import oracle_moves
 
 GOLDEN = Path(__file__).with_name("golden_legal_moves.jsonl")
-TOPS = [None, "3", "9", "2", "R", "55", "KK", "345", "9TJ", "QKA", "34567", "334455",
-        "TTJJQQ", "444", "7777", "AAAAA", "BB", "BR", "RR", "44A", "222"]
+TOPS = [
+    None,
+    "3",
+    "9",
+    "2",
+    "R",
+    "55",
+    "KK",
+    "345",
+    "9TJ",
+    "QKA",
+    "34567",
+    "334455",
+    "TTJJQQ",
+    "444",
+    "7777",
+    "AAAAA",
+    "BB",
+    "BR",
+    "RR",
+    "44A",
+    "222",
+]
 
 
 def generated(hand: str, top: str | None, level: str, ladder: str) -> list[str]:
@@ -48,8 +69,12 @@ def test_golden_file_is_present_and_large() -> None:
 
 @pytest.mark.parametrize("case", golden_cases(), ids=lambda c: f"{c['hand']}|{c['top']}")
 def test_golden_legal_moves(case: dict[str, object]) -> None:
-    moves = generated(str(case["hand"]), case["top"], str(case["level"]),  # type: ignore[arg-type]
-                      str(case["ladder"]))
+    moves = generated(
+        str(case["hand"]),
+        case["top"],
+        str(case["level"]),  # type: ignore[arg-type]
+        str(case["ladder"]),
+    )
     assert len(moves) == len(set(moves)), "duplicate moves"
     assert sorted(moves) == case["moves"]
 
@@ -96,8 +121,9 @@ def regenerate_golden() -> None:  # pragma: no cover - run by hand: FOUR14_REGEN
         ladder = "listed" if i % 2 else "size"
         rules = ff.Rules(players=4, decks=decks, bomb_ladder=ladder)  # type: ignore[arg-type]
         moves = sorted(oracle_moves(hand, top, level, rules))
-        lines.append(json.dumps({"hand": hand, "top": top, "level": level, "ladder": ladder,
-                                 "moves": moves}))
+        lines.append(
+            json.dumps({"hand": hand, "top": top, "level": level, "ladder": ladder, "moves": moves})
+        )
     GOLDEN.write_text("\n".join(lines) + "\n")
 
 

@@ -143,8 +143,9 @@ def test_the_first_single_player_may_unhook_and_a_hooker_hook_again() -> None:
 def test_no_hook_on_jokers_or_with_hooking_off() -> None:
     r = ff.Round.from_hands(["B5", "BB", "67", "89"], leader=0, rules=ff.Rules(decks=3))
     assert r.apply("B").decision == "play"
-    off = ff.Round.from_hands(["35K", "789", "33QA", "334J"], leader=0,
-                              rules=ff.Rules(decks=2, hooking=False))
+    off = ff.Round.from_hands(
+        ["35K", "789", "33QA", "334J"], leader=0, rules=ff.Rules(decks=2, hooking=False)
+    )
     assert off.apply("3").decision == "play" and off.apply("3").to_act == 1
 
 
@@ -228,15 +229,17 @@ def test_tribute_two_caught_highest_to_first_finisher() -> None:
 
 
 def test_tribute_one_caught_pays_best_placed() -> None:
-    r = ff.Round.from_hands(["34", "55", "67", "8R"], level="3", previous_finished=[0, 1, 2],
-                            previous_caught=[3])
+    r = ff.Round.from_hands(
+        ["34", "55", "67", "8R"], level="3", previous_finished=[0, 1, 2], previous_caught=[3]
+    )
     assert r.tributes == [{"from": 3, "to": 0, "card": "R", "returned": None}]
     assert r.legal_moves() == ["4", "3"]  # level 3: the 3 is the level card, still face rank 3
 
 
 def test_level_card_counts_as_returnable_and_lowest_when_none() -> None:
-    r = ff.Round.from_hands(["3TJ", "KQ", "JQ", "AK"], level="3", previous_finished=[0, 2],
-                            previous_caught=[1, 3])
+    r = ff.Round.from_hands(
+        ["3TJ", "KQ", "JQ", "AK"], level="3", previous_finished=[0, 2], previous_caught=[1, 3]
+    )
     assert r.legal_moves() == ["3"]  # seat 0 returns; 3 is the level card, face rank 3
     r = r.apply("3")
     assert r.to_act == 2 and r.legal_moves() == ["J"]  # nothing 2-9: lowest card in order
@@ -245,8 +248,9 @@ def test_level_card_counts_as_returnable_and_lowest_when_none() -> None:
 def test_equal_tribute_cards_ordered_by_seat_after_best_winner() -> None:
     rules = ff.Rules(players=6, decks=3)
     hands = ["345", "R3", "678", "R4", "9TJ", "R5"]
-    r = ff.Round.from_hands(hands, level="2", rules=rules, previous_finished=[2, 0, 4],
-                            previous_caught=[1, 3, 5])
+    r = ff.Round.from_hands(
+        hands, level="2", rules=rules, previous_finished=[2, 0, 4], previous_caught=[1, 3, 5]
+    )
     # All pay R; ordered by seat nearest clockwise after seat 2: 3, 5, 1.
     assert [(t["from"], t["to"]) for t in r.tributes] == [(3, 2), (5, 0), (1, 4)]
     assert r.leader == 3
@@ -254,16 +258,18 @@ def test_equal_tribute_cards_ordered_by_seat_after_best_winner() -> None:
 
 def test_more_payers_than_winners_wraps() -> None:
     rules = ff.Rules(players=3, decks=2)
-    r = ff.Round.from_hands(["345", "6R", "7B"], level="2", rules=rules, previous_finished=[1],
-                            previous_caught=[0, 2])
+    r = ff.Round.from_hands(
+        ["345", "6R", "7B"], level="2", rules=rules, previous_finished=[1], previous_caught=[0, 2]
+    )
     assert [(t["from"], t["to"], t["card"]) for t in r.tributes] == [(2, 1, "B"), (0, 1, "5")]
     assert r.to_act == 1 and r.decision == "return"
 
 
 def test_tribute_off_previous_first_finisher_leads() -> None:
     rules = ff.Rules(tribute=False)
-    r = ff.Round.from_hands(["345", "6R", "7B", "89"], rules=rules, previous_finished=[2, 0],
-                            previous_caught=[1, 3])
+    r = ff.Round.from_hands(
+        ["345", "6R", "7B", "89"], rules=rules, previous_finished=[2, 0], previous_caught=[1, 3]
+    )
     assert (r.to_act, r.decision, r.tributes) == (2, Decision.PLAY, [])
 
 
@@ -283,10 +289,12 @@ def test_view_shows_own_hand_and_public_facts_only() -> None:
 
 
 def test_hook_offer_does_not_show_in_other_views() -> None:
-    with_pair = ff.Round.from_hands(["35K", "789", "33QA", "334J"], leader=0,
-                                    rules=ff.Rules(decks=2)).apply("3")
-    without = ff.Round.from_hands(["35K", "789", "3Q4A", "3J4K"], leader=0,
-                                  rules=ff.Rules(decks=2)).apply("3")
+    with_pair = ff.Round.from_hands(
+        ["35K", "789", "33QA", "334J"], leader=0, rules=ff.Rules(decks=2)
+    ).apply("3")
+    without = ff.Round.from_hands(
+        ["35K", "789", "3Q4A", "3J4K"], leader=0, rules=ff.Rules(decks=2)
+    ).apply("3")
     assert with_pair.decision == "hook" and without.decision == "play"
     assert with_pair.view(0) == without.view(0)
     # The seat whose normal turn is next can tell something is pending (section 9).

@@ -59,8 +59,16 @@ class Match:
     (1, 0)
     """
 
-    __slots__ = ("_levels", "_moves", "_moves_size", "_results", "_round", "_winner", "rules",
-                 "seed")
+    __slots__ = (
+        "_levels",
+        "_moves",
+        "_moves_size",
+        "_results",
+        "_round",
+        "_winner",
+        "rules",
+        "seed",
+    )
 
     rules: Rules
     seed: int | str
@@ -203,8 +211,10 @@ class Match:
         return view
 
     def __repr__(self) -> str:
-        return (f"<Match seed={self.seed!r} round {self.round_number} levels={self.levels} "
-                f"moves={self._moves_size}>")
+        return (
+            f"<Match seed={self.seed!r} round {self.round_number} levels={self.levels} "
+            f"moves={self._moves_size}>"
+        )
 
 
 def _canonical_for(current: Round, move: str) -> str:

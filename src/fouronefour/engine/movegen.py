@@ -8,8 +8,18 @@ result against a brute-force oracle.
 
 from __future__ import annotations
 
-from .cards import BLACK_JOKER, FOUR, RANKS, RED_JOKER, RUN_HIGH, RUN_LOW, Counts, rank_order
-from .moves import BOMB_GROUP, Kind, RatedMove, power_table
+from .cards import (
+    BLACK_JOKER,
+    FOUR,
+    RANKS,
+    RED_JOKER,
+    RUN_HIGH,
+    RUN_LOW,
+    Counts,
+    power_table,
+    rank_order,
+)
+from .moves import BOMB_GROUP, Kind, RatedMove
 from .rules import BombLadder
 
 _MAX_RUN_CARDS = 32  # 8 decks of one rank

@@ -154,8 +154,9 @@ def rate(text: str, level: int, ladder: BombLadder) -> RatedMove:
     """Rate a canonical or free-form move text; raises IllegalMove if it is no move."""
     combination = classify_text(text)
     if combination is None:
-        raise IllegalMove(f"{text!r} is not a move: not a single, pair, straight, "
-                          "double dragon or bomb")
+        raise IllegalMove(
+            f"{text!r} is not a move: not a single, pair, straight, double dragon or bomb"
+        )
     if combination.kind is Kind.BOMB:
         return RatedMove(combination, BOMB_GROUP, bomb_value(combination, level, ladder))
     group = _KIND_CODE[combination.kind] * 1000 + combination.size

@@ -73,12 +73,14 @@ class Round:
     """
 
     __slots__ = (
+        "_caught",
         "_chained",
         "_claimed",
         "_decision",
         "_finished",
         "_hands",
         "_last_claimer",
+        "_leader",
         "_legal",
         "_level",
         "_log",
@@ -92,9 +94,7 @@ class Round:
         "_top_seat",
         "_tributes",
         "_window_rank",
-        "_caught",
         "_winning_team",
-        "_leader",
     )
 
     _rules: Rules
@@ -219,7 +219,9 @@ class Round:
         payments: list[tuple[int, int, int]] = []  # (-power, distance, payer)
         for payer in caught:
             hand = hands[payer]
-            highest = next(r for r in reversed(order) if hand[r])
+            highest = next((r for r in reversed(order) if hand[r]), None)
+            if highest is None:  # only in hand-built rounds: nothing to pay
+                continue
             payments.append((-powers[highest], (payer - best) % players, payer))
         payments.sort()
         tributes = []
@@ -237,6 +239,9 @@ class Round:
         self._tributes = tuple(tributes)
         self._returns = tuple((receiver, payer) for payer, receiver, _, _ in tributes)
         self._log, self._log_size = log, size
+        if not payments:
+            self._start_play(finished[0])
+            return
         self._leader = payments[0][2]
         self._to_act = self._returns[0][0]
         self._decision = Decision.RETURN
@@ -361,9 +366,18 @@ class Round:
     @property
     def log(self) -> list[dict[str, Any]]:
         """The public events so far; declined hook and unhook offers are private, not here."""
+        return self.log_since(0)
+
+    @property
+    def log_size(self) -> int:
+        return self._log_size
+
+    def log_since(self, start: int) -> list[dict[str, Any]]:
+        """Public events from index ``start`` on; costs only the events returned."""
         events: list[Event] = []
         node = self._log
-        while node is not None:
+        for _ in range(max(0, self._log_size - start)):
+            assert node is not None
             events.append(node[0])
             node = node[1]
         events.reverse()
@@ -445,7 +459,9 @@ class Round:
         assert seat is not None and self._decision is not None
         decision = self._decision
         if decision is Decision.HOOK:
-            return f"{move!r}: seat {seat} may only hook with {RANKS[self._window_rank] * 2} or pass"
+            return (
+                f"{move!r}: seat {seat} may only hook with {RANKS[self._window_rank] * 2} or pass"
+            )
         if decision is Decision.UNHOOK:
             return f"{move!r}: seat {seat} may only unhook with {RANKS[self._window_rank]} or pass"
         if decision is Decision.RETURN:
@@ -492,9 +508,7 @@ class Round:
         players = self._rules.players
         if all(s in self._finished for s in range(team, players, 2)):
             self._winning_team = team
-            self._caught = tuple(
-                s for s in range(players) if s % 2 != team and any(self._hands[s])
-            )
+            self._caught = tuple(s for s in range(players) if s % 2 != team and any(self._hands[s]))
             self._to_act = None
             self._decision = None
             self._offers = ()
@@ -547,9 +561,7 @@ class Round:
             top_seat = self._top_seat
             assert top_seat is not None
             hands = self._hands
-            others = sum(
-                1 for s in range(self._rules.players) if s != top_seat and any(hands[s])
-            )
+            others = sum(1 for s in range(self._rules.players) if s != top_seat and any(hands[s]))
             if self._passes >= others:
                 self._start_trick(self._lead_after(top_seat))
             else:
@@ -639,9 +651,10 @@ class Round:
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} does not exist at {players} players")
         own = self._to_act == seat
-        chain = None
+        top, top_seat = self._top, self._top_seat
         if self._chained and self._decision in (Decision.HOOK, Decision.UNHOOK):
-            chain = {"rank": RANKS[self._window_rank], "last": self._last_claimer}
+            # Show what a closed window would: the chain's trick is over (section 9).
+            top = top_seat = None
         return {
             "seat": seat,
             "players": players,
@@ -653,9 +666,8 @@ class Round:
             "finished": list(self._finished),
             "turn": self.turn,
             "leader": self._leader,
-            "top": self._top,
-            "top_seat": self._top_seat,
-            "chain": chain,
+            "top": top,
+            "top_seat": top_seat,
             "decision": str(self._decision) if own and self._decision is not None else None,
             "legal_moves": self.legal_moves() if own else [],
             "tributes": self.tributes,
