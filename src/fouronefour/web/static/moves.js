@@ -52,3 +52,17 @@ export function recentActions(view) {
   }
   return actions;
 }
+
+const RUN = "3456789TJQKA";
+
+/** The kind of a legal move: "single", "pair", "straight", "double_dragon" or "bomb". */
+export function moveKind(move) {
+  if (isBomb(move)) return "bomb";
+  if (move.length === 1) return "single";
+  if (move.length === 2) return "pair";
+  if (move.length % 2 === 0 && move.length >= 6 && [...move].every((r, i) => i % 2 === 0 || r === move[i - 1])) {
+    const tops = [...move].filter((_, i) => i % 2 === 0).join("");
+    if (RUN.includes(tops)) return "double_dragon";
+  }
+  return "straight";
+}

@@ -3,7 +3,7 @@
 
 import { t } from "./i18n.js";
 import { moveElement, moveLabel } from "./cards.js";
-import { recentActions } from "./moves.js";
+import { moveKind, recentActions } from "./moves.js";
 
 /** A seat's display name: its player's name, "Bot" for bots, or "Seat n" when empty. */
 export function seatName(state, seat) {
@@ -161,7 +161,7 @@ export function describeEvent(state, event) {
   const name = seatName(state, event.seat);
   switch (event.type) {
     case "play":
-      return t("log_play", { name, move: moveLabel(event.move) });
+      return t("log_play", { name, kind: t(`kind_${moveKind(event.move)}`), move: moveLabel(event.move) });
     case "hook":
       return t("log_hook", { name, move: moveLabel(event.move) });
     case "unhook":
