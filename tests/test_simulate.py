@@ -1,0 +1,52 @@
+"""The ``fouronefour simulate`` command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import fouronefour as ff
+from fouronefour.cli import main
+from fouronefour.simulate import simulate
+
+
+def test_simulate_plays_whole_rounds_through_matches() -> None:
+    result = simulate(ff.Rules(players=4), rounds=30, seed=1)
+    assert result.rounds == 30
+    assert result.decisions > 30 * 50  # a 27-card round takes many decisions
+    assert result.decisions_per_second > 0
+
+
+def test_simulate_is_deterministic() -> None:
+    a = simulate(ff.Rules(players=3), rounds=5, seed=9)
+    b = simulate(ff.Rules(players=3), rounds=5, seed=9)
+    assert (a.decisions, a.matches_finished) == (b.decisions, b.matches_finished)
+
+
+def test_console_script_prints_speed() -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fouronefour",
+            "simulate",
+            "--players",
+            "4",
+            "--rounds",
+            "20",
+            "--seed",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    assert "rounds/s" in out and "decisions/s" in out and "20 rounds" in out
+
+
+def test_invalid_rules_exit_with_a_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit, match="at least 2 players"):
+        main(["simulate", "--players", "1"])
