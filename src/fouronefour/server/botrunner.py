@@ -1,0 +1,131 @@
+"""Bot decisions off the event loop.
+
+A Table asks a :class:`BotRunner` for a move and gets it back later through a callback on
+the table's own thread. The default runs bots in a worker pool (threads, or processes for
+slow bots), so a search bot never holds up other tables' messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from .. import bots
+
+log = logging.getLogger(__name__)
+
+#: The bot a Hint asks, and its stand-in while it is not installed.
+HINT_BOT = "greedy"
+FALLBACK_BOT = "random"
+
+_instances: dict[str, bots.Bot] = {}
+
+
+def available_bots() -> list[str]:
+    return bots.names()
+
+
+def resolve_bot(name: str) -> str:
+    """``name`` if that bot is installed, else the random bot."""
+    return name if name in bots.names() else FALLBACK_BOT
+
+
+def decide(bot_name: str, view: dict[str, Any], legal_moves: Sequence[str], seed: int) -> str:
+    """One bot decision: a move from ``legal_moves`` (a random one if the bot fails)."""
+    rng = random.Random(seed)
+    try:
+        bot = _instances.get(bot_name)
+        if bot is None:
+            bot = _instances[bot_name] = bots.get(resolve_bot(bot_name))
+        move = bot.choose(view, legal_moves, rng)
+    except Exception:  # a broken bot must not stall a table: fall back to a legal move
+        log.exception("bot %s failed; playing a random legal move", bot_name)
+        return legal_moves[rng.randrange(len(legal_moves))]
+    if move not in legal_moves:
+        log.warning("bot %s chose %r, not a legal move; playing a random one", bot_name, move)
+        return legal_moves[rng.randrange(len(legal_moves))]
+    return move
+
+
+class BotRunner(Protocol):
+    def run(
+        self,
+        bot_name: str,
+        view: dict[str, Any],
+        legal_moves: list[str],
+        seed: int,
+        done: Callable[[str], None],
+    ) -> None:
+        """Decide in the background; call ``done(move)`` later on the table's thread."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class ExecutorBotRunner:
+    """Bots in a pool: ``processes=0`` uses threads (cheap bots), ``processes=n`` a pool of
+    n spawned processes (search bots, which would otherwise hold the GIL)."""
+
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, processes: int = 0, threads: int = 2
+    ) -> None:
+        self._loop = loop
+        self._pool: concurrent.futures.Executor
+        if processes > 0:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                processes, mp_context=multiprocessing.get_context("spawn")
+            )
+        else:
+            self._pool = concurrent.futures.ThreadPoolExecutor(threads, "bot")
+
+    def run(
+        self,
+        bot_name: str,
+        view: dict[str, Any],
+        legal_moves: list[str],
+        seed: int,
+        done: Callable[[str], None],
+    ) -> None:
+        future = self._loop.run_in_executor(self._pool, decide, bot_name, view, legal_moves, seed)
+
+        def finished(f: asyncio.Future[str]) -> None:
+            if f.cancelled():
+                return
+            error = f.exception()
+            if error is not None:
+                log.error("bot worker failed: %r", error)
+                done(legal_moves[random.Random(seed).randrange(len(legal_moves))])
+                return
+            done(f.result())
+
+        future.add_done_callback(finished)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class InlineBotRunner:
+    """Decides at once on the calling thread and reports through the scheduler, so the
+    result arrives like a pool's would: later, not inside the call that asked."""
+
+    def __init__(self, call_soon: Callable[[Callable[[], None]], object]) -> None:
+        self._call_soon = call_soon
+
+    def run(
+        self,
+        bot_name: str,
+        view: dict[str, Any],
+        legal_moves: list[str],
+        seed: int,
+        done: Callable[[str], None],
+    ) -> None:
+        move = decide(bot_name, view, legal_moves, seed)
+        self._call_soon(lambda: done(move))
+
+    def close(self) -> None:
+        return None

@@ -1,0 +1,104 @@
+"""``fouronefour serve``: host tables for friends in the browser."""
+
+from __future__ import annotations
+
+import argparse
+
+from .config import ServerConfig
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    defaults = ServerConfig()
+    parser.add_argument(
+        "--host",
+        default=defaults.host,
+        help="address to listen on (0.0.0.0: every interface; default %(default)s)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=defaults.port, help="port (default %(default)s)"
+    )
+    parser.add_argument(
+        "--db", default=defaults.db, help="SQLite file holding every table (default ./%(default)s)"
+    )
+    parser.add_argument(
+        "--turn-seconds",
+        type=float,
+        default=defaults.turn_seconds,
+        help="default turn timer of new tables (default %(default)s)",
+    )
+    parser.add_argument(
+        "--hook-seconds",
+        type=float,
+        default=defaults.hook_seconds,
+        help="default hook window of new tables (default %(default)s)",
+    )
+    parser.add_argument(
+        "--hook-mode",
+        choices=("fast", "fair"),
+        default=defaults.hook_mode,
+        help="default hook windows of new tables (default %(default)s)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=defaults.bot_delay,
+        help="seconds a bot waits before acting (default %(default)s)",
+    )
+    parser.add_argument(
+        "--bot-processes",
+        type=int,
+        default=defaults.bot_processes,
+        help="run bots in this many processes; 0: threads (default %(default)s)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="fixed seed for the deals (testing; default: random)"
+    )
+    parser.add_argument(
+        "--max-tables",
+        type=int,
+        default=defaults.max_tables,
+        help="most tables this server hosts (default %(default)s)",
+    )
+    parser.add_argument(
+        "--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug")
+    )
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    return ServerConfig(
+        db=args.db,
+        host=args.host,
+        port=args.port,
+        turn_seconds=args.turn_seconds,
+        hook_seconds=args.hook_seconds,
+        hook_mode=args.hook_mode,
+        bot_delay=args.bot_delay,
+        bot_processes=args.bot_processes,
+        seed=args.seed,
+        max_tables=args.max_tables,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app
+
+    config = config_from_args(args)
+    app = create_app(config)
+    shown = "localhost" if config.host in ("127.0.0.1", "::1") else config.host
+    print(
+        f"414 is served at http://{shown}:{config.port}/  (tables in {config.db}; Ctrl+C stops)",
+        flush=True,
+    )
+    uvicorn.run(
+        app,
+        host=config.host,
+        port=config.port,
+        log_level=args.log_level,
+        ws_max_size=config.max_message_bytes,
+        # Browsers always offer compression; it cost ~30% CPU per message (PERFORMANCE.md).
+        ws_per_message_deflate=False,
+        lifespan="on",
+    )
+    return 0

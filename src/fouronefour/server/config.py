@@ -1,0 +1,31 @@
+"""Server settings: the serve flags, with defaults for a friendly table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    db: str = "fouronefour.db"
+    host: str = "127.0.0.1"
+    port: int = 8414
+    #: Defaults for new tables (each table may choose its own).
+    turn_seconds: float = 30.0
+    hook_seconds: float = 3.0
+    hook_mode: str = "fair"
+    #: Seconds a bot waits before acting, so people can follow; 0 in tests.
+    bot_delay: float = 0.8
+    #: 0: bots in threads; n > 0: in n worker processes (for slow bots such as search).
+    bot_processes: int = 0
+    #: Fixed seed for every match's deal (tests); None draws seeds from the OS.
+    seed: int | None = None
+    max_tables: int = 10_000
+    max_message_bytes: int = 4096
+    max_connections_per_table: int = 64
+    #: Token bucket per connection: sustained messages a second and burst size.
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    #: Rate-limited messages tolerated on one connection before it is closed.
+    rate_strikes: int = 20
+    hello_timeout: float = 10.0
