@@ -21,8 +21,8 @@ serve: install
 	$(BIN)/fouronefour serve
 
 lint: install-test
-	$(BIN)/ruff check src tests bench examples
-	$(BIN)/ruff format --check src tests bench examples
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 test: lint
