@@ -7,12 +7,12 @@ moves and a ``random.Random`` seeded from ``reset(seed=...)``, as at an online t
 from __future__ import annotations
 
 import random
-from typing import Any, SupportsFloat
+from typing import Any, Literal, SupportsFloat
 
 import gymnasium
 
 from .. import bots
-from .aec import RewardMode, raw_env
+from .aec import IllegalAction, RewardMode, raw_env
 from .encoding import Observation
 
 
@@ -26,7 +26,10 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Observation], int]):
 
     Observations and actions are those of ``fouronefour_v0`` (docs/env.md); the reward of a
     step is what the seat's team earned from the seat's action until its next decision.
-    An illegal action raises :class:`~fouronefour.env.IllegalAction` and changes nothing.
+    An action the mask forbids ends the episode with reward -1, as ``fouronefour_v0``'s
+    standard wrappers do (``illegal="raise"``: it raises
+    :class:`~fouronefour.env.IllegalAction` and changes nothing). An action outside the
+    action space always raises.
 
     >>> game = SingleAgentEnv(seat=0, bot="random", max_rounds=1)
     >>> observation, info = game.reset(seed=3)
@@ -45,8 +48,12 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Observation], int]):
         render_mode: str | None = None,
         reward: RewardMode = "round",
         max_rounds: int | None = None,
+        illegal: Literal["terminate", "raise"] = "terminate",
         **rule_options: Any,
     ) -> None:
+        if illegal not in ("terminate", "raise"):
+            raise ValueError(f"illegal must be 'terminate' or 'raise', not {illegal!r}")
+        self.illegal = illegal
         self.table = raw_env(players, render_mode, reward, max_rounds, **rule_options)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be one of 0..{players - 1}, not {seat!r}")
@@ -78,6 +85,11 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Observation], int]):
         table = self.table
         if self._episode_over():
             raise RuntimeError("the episode is over: call reset()")
+        if not self.action_space.contains(action):
+            raise IllegalAction(f"action {action!r} is not in {self.action_space}")
+        if self.illegal == "terminate" and not table.observe(self.agent)["action_mask"][action]:
+            table.terminations = dict.fromkeys(table.agents, True)
+            return table.observe(self.agent), -1.0, True, False, {"illegal_action": True}
         table.step(int(action))
         self._let_bots_play()
         reward = float(table._cumulative_rewards[self.agent])
