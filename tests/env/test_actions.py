@@ -12,9 +12,16 @@ import pytest
 import fouronefour as ff
 import fouronefour.env
 from fouronefour.engine import RANKS
-from fouronefour.env import ActionTable, UnknownAction, action_to_move, move_to_action
+from fouronefour.env import (
+    ActionTable,
+    UnknownAction,
+    action_to_move,
+    aec,
+    encoding,
+    move_to_action,
+    single,
+)
 from fouronefour.env import actions as actions_module
-from fouronefour.env import aec, encoding, single
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "env.md"
 
