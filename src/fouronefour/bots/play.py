@@ -192,7 +192,7 @@ class TerminalGame:
         while True:
             text = self._ask(prompt).strip()
             lowered = text.lower()
-            if lowered in ("quit", "exit", "q"):
+            if lowered in ("quit", "exit"):  # not "q": that is a queen
                 raise Quit
             if lowered in ("help", "?", ""):
                 self.console.print(HELP)

@@ -1,0 +1,113 @@
+"""The arena: paired deals, statistics, and the command's JSON and PNG."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+import fouronefour as ff
+from fouronefour.bots import arena
+from fouronefour.bots.arena import BotSpec, play_pair, run_arena, summarize, wilson
+from fouronefour.cli import main
+
+
+def test_each_deal_is_played_twice_with_the_teams_swapped() -> None:
+    specs = (BotSpec.parse("greedy"), BotSpec.parse("random"))
+    records = run_arena(specs, ff.Rules(), pairs=3, seed=5)
+    assert [(r.index, r.swapped) for r in records] == [
+        (i, swapped) for i in range(3) for swapped in (False, True)
+    ]
+    again = play_pair(specs, ff.Rules(), 5, 1, matches=False)
+    assert [(r.winner, r.levels_gained, r.decisions) for r in again] == [
+        (r.winner, r.levels_gained, r.decisions) for r in records[2:4]
+    ]
+
+
+def test_a_deterministic_bot_against_itself_splits_every_pair() -> None:
+    # The same deal with the teams swapped: the same seats win, so each bot wins once.
+    specs = (BotSpec.parse("greedy"), BotSpec.parse("greedy"))
+    records = run_arena(specs, ff.Rules(), pairs=4, seed=2)
+    summary = summarize(specs, records, matches=False)
+    assert summary["pairs_split"] == 4
+    assert [b["rounds_won"] for b in summary["bots"]] == [4, 4]
+    assert summary["bots"][0]["round_win_rate"] == 0.5
+
+
+def test_statistics_of_a_small_run() -> None:
+    specs = (BotSpec.parse("greedy"), BotSpec.parse("random"))
+    records = run_arena(specs, ff.Rules(), pairs=4, seed=1, jobs=2)
+    summary = summarize(specs, records, matches=False)
+    greedy, random_bot = summary["bots"]
+    assert summary["rounds"] == summary["games"] == 8
+    assert greedy["rounds_won"] + random_bot["rounds_won"] == 8
+    assert greedy["round_win_rate"] == greedy["rounds_won"] / 8
+    low, high = greedy["round_win_ci95"]
+    assert low <= greedy["round_win_rate"] <= high
+    levels = sum(r.levels_gained[0] for r in records) / 8
+    assert greedy["levels_per_round"] == levels
+    assert greedy["decisions_timed"] > 0 and greedy["decision_ms_p95"] > 0
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_whole_matches_are_played_to_the_end() -> None:
+    specs = (BotSpec.parse("greedy"), BotSpec.parse("random"))
+    records = run_arena(specs, ff.Rules(), pairs=1, seed=3, matches=True)
+    summary = summarize(specs, records, matches=True)
+    assert summary["games"] == 2
+    assert summary["rounds"] >= 2 * 7  # 12 levels to climb, at most 2 a round, then win at A
+    assert summary["bots"][0]["matches_won"] == 2
+
+
+def test_bot_specs_carry_parameters_and_refuse_bad_ones() -> None:
+    spec = BotSpec.parse("search:budget_ms=20,max_candidates=3")
+    assert spec.params == (("budget_ms", 20), ("max_candidates", 3))
+    assert spec.label == "search:budget_ms=20,max_candidates=3"
+    with pytest.raises(ValueError):
+        BotSpec.parse("nobody")
+    with pytest.raises(ValueError):
+        BotSpec.parse("search:budget_ms")
+
+
+def test_the_command_prints_and_writes_json_and_png(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "arena",
+            "greedy",
+            "search:worlds=1,max_candidates=2",
+            "--rounds",
+            "4",
+            "--jobs",
+            "2",
+            "--seed",
+            "7",
+            "--out",
+            str(tmp_path),
+        ]
+    )
+    assert code == 0
+    output = capsys.readouterr().out
+    assert "round win rate" in output and "greedy" in output
+    [json_path] = tmp_path.glob("*.json")
+    [png_path] = tmp_path.glob("*.png")
+    summary = json.loads(json_path.read_text())
+    assert summary["rounds"] == 4 and summary["pairs"] == 2
+    assert summary["command"].startswith("fouronefour arena greedy search")
+    assert png_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_command_rejects_unknown_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    arena.add_arguments(parser)
+    args = parser.parse_args(["greedy", "nobody", "--rounds", "2"])
+    assert arena.run(args) == 2
+    assert "unknown bot" in capsys.readouterr().out
