@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from fouronefour.engine.cards import INDEX, Counts
@@ -89,9 +90,9 @@ def greedy_move(seen: Seen, legal_moves: Sequence[str]) -> str:
     return choose_follow(seen, legal_moves)
 
 
-def _going_out(seen: Seen, legal_moves: Sequence[str]) -> str | None:
+def _going_out(hand: Counts, legal_moves: Sequence[str]) -> str | None:
     """A legal move that plays the whole hand, if there is one."""
-    size = sum(seen.hand)
+    size = sum(hand)
     for move in legal_moves:
         if move != PASS and len(move) == size:
             return move
@@ -99,17 +100,22 @@ def _going_out(seen: Seen, legal_moves: Sequence[str]) -> str | None:
 
 
 def choose_lead(seen: Seen, legal_moves: Sequence[str]) -> str:
-    out = _going_out(seen, legal_moves)
+    opponent_cards = min(3, seen.fewest_cards(1 - seen.seat % 2))
+    return _lead(seen.hand, seen.level, tuple(legal_moves), opponent_cards)
+
+
+@lru_cache(maxsize=1 << 15)
+def _lead(hand: Counts, level: int, legal_moves: tuple[str, ...], opponent_cards: int) -> str:
+    """The lead, as a pure function of what it depends on (cached: rollouts repeat it)."""
+    out = _going_out(hand, legal_moves)
     if out is not None:
         return out
-    level = seen.level
-    combos, _ = decompose(seen.hand, level)
+    combos, _ = decompose(hand, level)
     legal = set(legal_moves)
     options = [c for c in combos if c in legal]
     if not options:
         bomb_moves = [m for m in legal_moves if is_bomb(m)]
         return bomb_moves[0] if bomb_moves else legal_moves[0]
-    opponent_cards = seen.fewest_cards(1 - seen.seat % 2)
     if opponent_cards <= 2:
         # An opponent about to go out: do not lead what they can most easily follow.
         longer = [c for c in options if len(c) > opponent_cards]
@@ -127,37 +133,46 @@ def choose_lead(seen: Seen, legal_moves: Sequence[str]) -> str:
 
 
 def choose_follow(seen: Seen, legal_moves: Sequence[str]) -> str:
-    out = _going_out(seen, legal_moves)
-    if out is not None:
-        return out
     team = seen.seat % 2
     top_seat = seen.top_seat
     assert top_seat is not None
+    partner_on_top = top_seat % 2 == team
+    threat = min(seen.counts[top_seat] or 99, seen.fewest_cards(1 - team))
+    urgency = 0 if threat <= DANGER_CARDS else 1 if threat <= 12 else 2
+    return _follow(seen.hand, seen.level, tuple(legal_moves), partner_on_top, urgency)
+
+
+@lru_cache(maxsize=1 << 15)
+def _follow(
+    hand: Counts, level: int, legal_moves: tuple[str, ...], partner_on_top: bool, urgency: int
+) -> str:
+    """The follow, as a pure function of what it depends on. ``urgency``: 0 when an
+    opponent is close to going out, 1 when some way off, 2 when far."""
+    out = _going_out(hand, legal_moves)
+    if out is not None:
+        return out
     can_pass = PASS in legal_moves
-    if top_seat % 2 == team and can_pass:
+    if partner_on_top and can_pass:
         return PASS  # the partner's move is winning: let it stand
-    level = seen.level
-    hand = seen.hand
     combos, _ = decompose(hand, level)
     planned = set(combos)
     beating = [m for m in legal_moves if m != PASS]
     plain = [m for m in beating if not is_bomb(m)]
     bombs = [m for m in beating if is_bomb(m)]
-    threat = min(seen.counts[top_seat] or 99, seen.fewest_cards(1 - team))
     for move in plain:  # weakest first, as generated
         if move in planned:
-            if lowest_power(move, level) >= 12 and threat > 12 and len(beating) > 1:
+            if lowest_power(move, level) >= 12 and urgency == 2 and len(beating) > 1:
                 continue  # keep a level card or joker while nobody is close to finishing
             return move
     if plain:
         before = turns_to_go_out(hand, level)
         costs = [(turns_to_go_out(remove(hand, m), level) - before, i) for i, m in enumerate(plain)]
         cost, index = min(costs)
-        if cost <= 0.0 or (threat <= DANGER_CARDS and cost <= 1.0):
+        if cost <= 0.0 or (urgency == 0 and cost <= 1.0):
             return plain[index]
     if bombs:
         after = turns_to_go_out(remove(hand, bombs[0]), level)
-        if threat <= DANGER_CARDS or after <= 1.5:
+        if urgency == 0 or after <= 1.5:
             return bombs[0]
     return PASS if can_pass else legal_moves[0]
 

@@ -36,6 +36,7 @@ def view_hand(view: dict[str, Any]) -> Counts:
     return parse_ranks(str(view["hand"]))
 
 
+@lru_cache(maxsize=1 << 12)
 def is_bomb(move: str) -> bool:
     if move == PASS:
         return False
