@@ -93,6 +93,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._record = self.encoder.new_record()
         self._log_seen = 0
         self._no_moves = np.zeros(self.table.size, dtype=np.int8)
+        self._mask = b""
+        self._mask_round: Round | None = None
+        self._rewarded = False
 
     # ------------------------------------------------------------------ PettingZoo API
 
@@ -115,6 +118,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._rounds_done = 0
+        self._rewarded = False
         options = options or {}
         start = options.get("round")
         if start is not None:
@@ -150,7 +154,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             self._level,
             self._levels,
         )
-        mask = self.encoder.mask(current.legal_moves(), decision) if own else self._no_moves.copy()
+        if own:
+            mask = np.frombuffer(bytearray(self._legal_mask(current)), dtype=np.int8)
+        else:
+            mask = self._no_moves.copy()
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -164,7 +171,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         assert seat is not None and decision is not None  # the episode ends with the round
         move = self._checked_move(current, decision, action)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewarded:  # rewards only come at the end of a round: clear them once
+            self._clear_rewards()
+            self._rewarded = False
 
         if self._match is not None:
             before = self._match
@@ -185,7 +194,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             to_act = after.to_act
             assert to_act is not None
             self.agent_selection = self.possible_agents[to_act]
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -239,13 +247,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             move = self.table.action_to_move(action)
         except ValueError as error:
             raise IllegalAction(str(error)) from None
-        is_return = self.table.kinds[int(action)] == "return"
-        if is_return != (decision is Decision.RETURN) or move not in current.legal_moves():
+        if not self._legal_mask(current)[int(action)]:
             raise IllegalAction(
                 f"action {int(action)} ({self.table.labels[int(action)]}) is not legal for "
                 f"seat {current.to_act} ({decision}); legal: {', '.join(current.legal_moves())}"
             )
         return move
+
+    def _legal_mask(self, current: Round) -> bytes:
+        """The legal actions of the seat to act as 0/1 bytes, kept for the round it was made
+        for (an observation and the step after it share it)."""
+        if self._mask_round is not current:
+            self._mask = self.encoder.mask_bytes(current.legal_moves(), current.decision)
+            self._mask_round = current
+        return self._mask
 
     def _start_round(self, start: Round, levels: tuple[int, int]) -> None:
         self._round = start
@@ -277,6 +292,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         elif match is not None and match.is_over:
             for agent, seat in self._seat_of.items():
                 self.rewards[agent] = 1.0 if seat % 2 == match.winning_team else -1.0
+        self._accumulate_rewards()
+        self._rewarded = True
         if match is not None:
             self._levels = (INDEX[match.levels[0]], INDEX[match.levels[1]])
         if match is None or match.is_over:

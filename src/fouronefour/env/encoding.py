@@ -317,11 +317,15 @@ class Encoder:
 
     def mask(self, legal_moves: Sequence[str], decision: Decision | str | None) -> Observation:
         """The action mask of a list of legal moves (all zero for an empty list)."""
+        return np.frombuffer(self.mask_bytes(legal_moves, decision), dtype=np.int8)
+
+    def mask_bytes(self, legal_moves: Sequence[str], decision: Decision | str | None) -> bytearray:
+        """The action mask as 0/1 bytes."""
         mask = bytearray(self.table.size)
         index = self.table.return_index if decision == Decision.RETURN else self.table.play_index
         for move in legal_moves:
             mask[index[move]] = 1
-        return np.frombuffer(mask, dtype=np.int8)
+        return mask
 
 
 def encode_view(
