@@ -93,7 +93,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._record = self.encoder.new_record()
         self._log_seen = 0
         self._no_moves = np.zeros(self.table.size, dtype=np.int8)
-        self._mask = b""
+        self._mask = bytearray()
         self._mask_round: Round | None = None
         self._rewarded = False
 
@@ -254,7 +254,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             )
         return move
 
-    def _legal_mask(self, current: Round) -> bytes:
+    def _legal_mask(self, current: Round) -> bytearray:
         """The legal actions of the seat to act as 0/1 bytes, kept for the round it was made
         for (an observation and the step after it share it)."""
         if self._mask_round is not current:
