@@ -1,0 +1,809 @@
+"""Load on a real ``fouronefour serve``: many 4-player tables over real WebSockets.
+
+    python bench/server_load.py                 # 1,000 tables: human pace, flat out, echo
+    python bench/server_load.py --quick         # 50 tables, short phases (a minute)
+    python bench/server_load.py --tables 500 --human-seconds 30 --flat-seconds 20
+
+This process is the load generator (asyncio on uvloop, the ``websockets`` client); the
+servers it measures are separate processes it starts on free ports:
+
+1. **human pace**: ``fouronefour serve`` (default settings, a fresh SQLite file). ``--tables``
+   tables are created over HTTP, their four seats joined by four WebSocket clients, and
+   started. Every client answers its own decisions with a random legal move from
+   ``you.legal_moves``: a turn (play or tribute return) after 1-2 s, a hook/unhook window
+   after 0.2-0.8 s. Tables: ``turn_seconds`` 15, ``hook_seconds`` 1.5, ``hook_mode`` fair.
+2. **flat out**: a fresh server, the same number of tables with ``hook_mode`` fast; every
+   client answers at once.
+3. **bare echo**: ``bench/echo_app.py`` (same uvicorn settings, an echo endpoint) with the
+   same number of sockets; one move-sized message per table at the rate the game reached
+   in (1), then in (2), then flat out (one message in flight per table).
+
+Reported per phase: tables playing and sockets held, decisions a second (acknowledged
+moves, claim answers included), acknowledgement latency p50/p95/p99 (client send to
+``ack``), errors (``error`` messages, version gaps, seats timed out to a bot, dropped
+sockets), server CPU (share of one core, and per decision) and peak memory (VmHWM). Then
+the game's p99 against the echo's at the same load, and the targets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import os
+import random
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import uvloop
+import websockets
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table as RichTable
+from websockets.asyncio.client import ClientConnection, connect
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+console = Console(width=150)
+
+#: Targets of the issue, on this 2-core machine.
+TARGET_TABLES = 1000
+TARGET_HUMAN_P99_MS = 100.0
+TARGET_FLAT_DECISIONS = 2000.0
+TARGET_ECHO_RATIO = 3.0
+
+HUMAN_OPTIONS = {"turn_seconds": 15, "hook_seconds": 1.5, "hook_mode": "fair", "bot": "random"}
+FLAT_OPTIONS = {"turn_seconds": 15, "hook_seconds": 1.0, "hook_mode": "fast", "bot": "random"}
+HUMAN_TURN_DELAY = (1.0, 2.0)
+HUMAN_CLAIM_DELAY = (0.2, 0.8)
+#: Refusals of an answer whose decision was already gone when it arrived.
+RACES = ("stale_version", "not_your_turn", "already_answered")
+
+
+# ---------------------------------------------------------------- measuring
+
+
+@dataclass
+class Stats:
+    """What the clients saw while ``recording``."""
+
+    recording: bool = False
+    latencies_ms: list[float] = field(default_factory=list)
+    acks: int = 0
+    races: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    started: float = 0.0
+    stopped: float = 0.0
+
+    def record_ack(self, sent: float) -> None:
+        if self.recording:
+            self.latencies_ms.append((time.perf_counter() - sent) * 1000.0)
+            self.acks += 1
+
+    def error(self, what: str) -> None:
+        if self.recording:
+            self.errors[what] += 1
+
+    @property
+    def seconds(self) -> float:
+        return max(1e-9, self.stopped - self.started)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+class ProcessMeter:
+    """CPU seconds and peak resident memory of a process, from /proc."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self._tick = os.sysconf("SC_CLK_TCK")
+
+    def cpu_seconds(self) -> float:
+        with open(f"/proc/{self.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / self._tick  # utime + stime
+
+    def peak_mb(self) -> float:
+        with open(f"/proc/{self.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+        return float("nan")
+
+
+@dataclass
+class PhaseResult:
+    name: str
+    tables: int
+    sockets: int
+    decisions_per_s: float
+    p50: float
+    p95: float
+    p99: float
+    errors: Counter[str]
+    cpu_share: float  # of one core
+    cpu_us_per_decision: float
+    peak_mb: float
+    samples: int
+    client_cpu_share: float
+    races: int = 0
+
+
+# ---------------------------------------------------------------- servers
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A server process on a free port, stopped at the end of the ``with`` block."""
+
+    def __init__(self, command: list[str], port: int, log: Path) -> None:
+        self.command = command
+        self.port = port
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Server:
+        self.process = subprocess.Popen(
+            self.command,
+            stdout=self.log.open("wb"),
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: see {self.log}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.http}/api/health", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.1)
+        raise RuntimeError(f"server did not answer in 30 s: see {self.log}")
+
+    def __exit__(self, *exc: object) -> None:
+        assert self.process is not None
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+
+def game_server(db: Path, log: Path) -> Server:
+    port = free_port()
+    command = [sys.executable, "-m", "fouronefour", "serve", "--port", str(port), "--db", str(db)]
+    return Server(command, port, log)
+
+
+def echo_server(log: Path) -> Server:
+    port = free_port()
+    return Server([sys.executable, str(HERE / "echo_app.py"), "--port", str(port)], port, log)
+
+
+async def open_socket(url: str) -> ClientConnection:
+    return await connect(
+        url,
+        compression=None,  # as browsers' offers are refused by the server anyway
+        ping_interval=None,
+        max_size=2**20,
+        open_timeout=120,
+        close_timeout=2,
+    )
+
+
+# ---------------------------------------------------------------- game clients
+
+
+class Pace:
+    """How long a client thinks before answering."""
+
+    def __init__(self, human: bool) -> None:
+        self.human = human
+
+    def delay(self, decision: str, rng: random.Random) -> float:
+        if not self.human:
+            return 0.0
+        low, high = HUMAN_CLAIM_DELAY if decision in ("hook", "unhook") else HUMAN_TURN_DELAY
+        return rng.uniform(low, high)
+
+
+@dataclass
+class TableRun:
+    code: str
+    tokens: list[str]
+    status: str = "lobby"
+    match_number: int = 0
+    restarted: set[int] = field(default_factory=set)
+
+
+class SeatClient:
+    """One seat's socket: keeps the version and its own prompt, answers as a bot would."""
+
+    def __init__(
+        self, base: str, table: TableRun, seat: int, stats: Stats, pace: Pace, seed: int
+    ) -> None:
+        self.url = base.replace("http", "ws", 1) + f"/ws/{table.code}"
+        self.table = table
+        self.seat = seat
+        self.stats = stats
+        self.pace = pace
+        self.rng = random.Random(seed)
+        self.ws: ClientConnection | None = None
+        self.v: int | None = None
+        self.you: dict[str, Any] | None = None
+        self.answered: tuple[int, str] | None = None
+        self.pending: dict[int, tuple[float, int]] = {}  # id -> (sent at, v it acted upon)
+        self.ids = itertools.count(1)
+        self.welcomed = asyncio.Event()
+        self.closing = False
+
+    async def connect(self) -> None:
+        self.ws = await open_socket(self.url)
+        hello = {"type": "hello", "protocol": 1, "token": self.table.tokens[self.seat]}
+        await self.ws.send(orjson.dumps(hello).decode())
+
+    async def run(self) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                self.receive(orjson.loads(raw))
+        except websockets.ConnectionClosed:
+            pass
+        if not self.closing:
+            self.stats.error("socket_dropped")
+
+    def receive(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "update":
+            if self.v is not None and message["v"] != self.v + 1:
+                self.stats.error("version_gap")
+            self.v = message["v"]
+            if "you" in message:
+                self.you = message["you"]
+            for event in message["events"]:
+                if event["type"] == "seat" and event["away"]:
+                    self.stats.error("seat_timed_out")
+            state = message["state"]
+            if state is not None:
+                self.on_state(state)
+            self.maybe_answer()
+        elif kind == "ack":
+            sent = self.pending.pop(message["id"], None)
+            if sent is not None:
+                self.stats.record_ack(sent[0])
+        elif kind == "error":
+            self.on_error(message)
+        elif kind == "snapshot":
+            self.v = message["v"]
+            self.you = message["you"]
+            if message["state"] is not None:
+                self.on_state(message["state"])
+            self.maybe_answer()
+        elif kind == "welcome":
+            self.welcomed.set()
+
+    def on_error(self, message: dict[str, Any]) -> None:
+        code = message["code"]
+        sent = self.pending.pop(message["id"], None)
+        if code == "rate_limited":
+            # The refusal names no id: offer the pending decision again a little later.
+            self.answered = None
+            asyncio.get_running_loop().call_later(0.2, self.maybe_answer)
+        elif (
+            code in RACES
+            and sent is not None
+            and self.v is not None
+            and (self.v > sent[1] or self.you is None or self.you["decision"] is None)
+        ):
+            # The decision moved on while the answer travelled (a window closed, another
+            # seat claimed): the protocol's intended refusal, counted apart from errors.
+            self.stats.races += self.stats.recording
+            return
+        self.stats.error(code)
+
+    def on_state(self, state: dict[str, Any]) -> None:
+        table = self.table
+        table.status, table.match_number = state["status"], state["match_number"]
+        if (
+            self.seat == 0
+            and table.status == "finished"
+            and table.match_number not in table.restarted
+        ):
+            table.restarted.add(table.match_number)
+            self.send({"type": "play_again", "id": "again"})
+
+    def maybe_answer(self) -> None:
+        you = self.you
+        if you is None or you["decision"] is None:
+            return
+        key = (you["prompt_v"], you["decision"])
+        if key == self.answered:
+            return
+        self.answered = key
+        delay = self.pace.delay(you["decision"], self.rng)
+        if delay:
+            asyncio.get_running_loop().call_later(delay, self.answer, key)
+        else:
+            self.answer(key)
+
+    def answer(self, key: tuple[int, str]) -> None:
+        you = self.you
+        if you is None or (you["prompt_v"], you["decision"]) != key or self.closing:
+            return
+        request_id = next(self.ids)
+        self.pending[request_id] = (time.perf_counter(), self.v or 0)
+        move = self.rng.choice(you["legal_moves"])
+        self.send({"type": "move", "id": request_id, "v": self.v, "move": move})
+
+    def send(self, body: dict[str, Any]) -> None:
+        assert self.ws is not None
+        task = asyncio.ensure_future(self.ws.send(orjson.dumps(body).decode()))
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Future[None]) -> None:
+        if not task.cancelled() and task.exception() is not None and not self.closing:
+            self.stats.error("send_failed")
+
+
+async def gather_limited(coroutines: list[Any], limit: int) -> list[Any]:
+    semaphore = asyncio.Semaphore(limit)
+
+    async def one(coroutine: Any) -> Any:
+        async with semaphore:
+            return await coroutine
+
+    return await asyncio.gather(*(one(c) for c in coroutines))
+
+
+async def create_tables(base: str, count: int, options: dict[str, Any]) -> list[TableRun]:
+    limits = httpx.Limits(max_connections=16)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
+
+        async def one(n: int) -> TableRun:
+            created = await http.post("/api/tables", json={"name": f"P{n}a", **options})
+            created.raise_for_status()
+            body = created.json()
+            tokens = [body["token"]]
+            for seat in (1, 2, 3):
+                joined = await http.post(
+                    f"/api/tables/{body['code']}/join", json={"name": f"P{n}{seat}", "seat": seat}
+                )
+                joined.raise_for_status()
+                tokens.append(joined.json()["token"])
+            return TableRun(body["code"], tokens)
+
+        return await gather_limited([one(n) for n in range(count)], 16)
+
+
+async def measure(
+    stats: Stats,
+    meter: ProcessMeter,
+    seconds: float,
+    label: str,
+    progress: Progress,
+) -> tuple[float, float]:
+    """Record for ``seconds``; returns (server CPU seconds, this process's CPU seconds)."""
+    task = progress.add_task(label, total=seconds)
+    own_before = time.process_time()
+    cpu_before = meter.cpu_seconds()
+    stats.latencies_ms.clear()
+    stats.acks = 0
+    stats.races = 0
+    stats.errors.clear()
+    stats.recording = True
+    stats.started = time.perf_counter()
+    while (elapsed := time.perf_counter() - stats.started) < seconds:
+        await asyncio.sleep(0.5)
+        rate = stats.acks / max(elapsed, 1e-9)
+        progress.update(
+            task, completed=min(elapsed, seconds), description=f"{label}: {rate:,.0f} decisions/s"
+        )
+    stats.recording = False
+    stats.stopped = time.perf_counter()
+    progress.update(task, completed=seconds)
+    return meter.cpu_seconds() - cpu_before, time.process_time() - own_before
+
+
+async def game_phase(
+    name: str,
+    server: Server,
+    tables: int,
+    human: bool,
+    warmup: float,
+    seconds: float,
+    progress: Progress,
+    seed: int,
+) -> PhaseResult:
+    base = server.http
+    stats = Stats()
+    pace = Pace(human)
+    options = HUMAN_OPTIONS if human else FLAT_OPTIONS
+    setup = progress.add_task(f"{name}: creating {tables} tables", total=None)
+    runs = await create_tables(base, tables, options)
+    clients = [
+        SeatClient(base, run, seat, stats, pace, seed * 1_000_003 + n * 4 + seat)
+        for n, run in enumerate(runs)
+        for seat in range(4)
+    ]
+    progress.update(setup, description=f"{name}: opening {len(clients)} sockets")
+    await gather_limited([c.connect() for c in clients], 64)
+    readers = [asyncio.create_task(c.run()) for c in clients]
+    await asyncio.wait_for(asyncio.gather(*(c.welcomed.wait() for c in clients)), 120)
+    progress.update(setup, description=f"{name}: starting {tables} tables")
+    for n in range(tables):
+        clients[n * 4].send({"type": "start", "id": "start"})
+        if n % 50 == 49:
+            await asyncio.sleep(0.05)
+    progress.remove_task(setup)
+    meter = ProcessMeter(server.pid)
+    stats.recording = False
+    await asyncio.sleep(warmup)
+    server_cpu, own_cpu = await measure(stats, meter, seconds, name, progress)
+    playing = sum(1 for run in runs if run.status in ("playing", "finished"))
+    held = sum(1 for c in clients if c.ws is not None and c.ws.state.name == "OPEN")
+    peak = meter.peak_mb()
+    for c in clients:
+        c.closing = True
+    await gather_limited([c.ws.close() for c in clients if c.ws is not None], 256)
+    for reader in readers:
+        reader.cancel()
+    await asyncio.gather(*readers, return_exceptions=True)
+    lat = stats.latencies_ms
+    rate = stats.acks / stats.seconds
+    return PhaseResult(
+        name,
+        playing,
+        held,
+        rate,
+        percentile(lat, 0.50),
+        percentile(lat, 0.95),
+        percentile(lat, 0.99),
+        Counter(stats.errors),
+        server_cpu / stats.seconds,
+        server_cpu / max(stats.acks, 1) * 1e6,
+        peak,
+        len(lat),
+        own_cpu / stats.seconds,
+        stats.races,
+    )
+
+
+# ---------------------------------------------------------------- echo
+
+
+class EchoClient:
+    def __init__(self, url: str, stats: Stats) -> None:
+        self.url = url
+        self.stats = stats
+        self.ws: ClientConnection | None = None
+        self.pending: dict[int, float] = {}
+        self.replied: asyncio.Event | None = None
+        self.closing = False
+
+    async def run(self) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                message = orjson.loads(raw)
+                sent = self.pending.pop(message["id"], None)
+                if sent is not None:
+                    self.stats.record_ack(sent)
+                if self.replied is not None:
+                    self.replied.set()
+        except websockets.ConnectionClosed:
+            pass
+        if not self.closing:
+            self.stats.error("socket_dropped")
+
+    async def send(self, request_id: int) -> None:
+        assert self.ws is not None
+        self.pending[request_id] = time.perf_counter()
+        body = {"type": "move", "id": request_id, "v": 123, "move": "345"}
+        await self.ws.send(orjson.dumps(body).decode())
+
+
+async def echo_phases(
+    server: Server,
+    tables: int,
+    rates: list[tuple[str, float]],
+    seconds: float,
+    progress: Progress,
+    seed: int,
+) -> list[PhaseResult]:
+    """Echo at each (label, messages a second) in ``rates`` (0: flat out), same sockets."""
+    stats = Stats()
+    url = server.http.replace("http", "ws", 1) + "/ws"
+    clients = [EchoClient(url, stats) for _ in range(tables * 4)]
+
+    async def connect(client: EchoClient) -> None:
+        client.ws = await open_socket(url)
+
+    await gather_limited([connect(c) for c in clients], 64)
+    readers = [asyncio.create_task(c.run()) for c in clients]
+    meter = ProcessMeter(server.pid)
+    rng = random.Random(seed)
+    ids = itertools.count(1)
+    results = []
+    for label, rate in rates:
+        stop = asyncio.Event()
+
+        async def paced(
+            group: list[EchoClient], interval: float, rng: random.Random, stop: asyncio.Event
+        ) -> None:
+            await asyncio.sleep(rng.uniform(0, interval))
+            while not stop.is_set():
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await rng.choice(group).send(next(ids))
+                await asyncio.sleep(interval * rng.uniform(0.5, 1.5))
+
+        async def closed_loop(client: EchoClient, stop: asyncio.Event) -> None:
+            client.replied = asyncio.Event()
+            while not stop.is_set():
+                client.replied.clear()
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await client.send(next(ids))
+                await client.replied.wait()
+            client.replied = None
+
+        if rate > 0:
+            interval = tables / rate
+            senders = [
+                asyncio.create_task(
+                    paced(clients[n * 4 : n * 4 + 4], interval, random.Random(rng.random()), stop)
+                )
+                for n in range(tables)
+            ]
+        else:
+            senders = [
+                asyncio.create_task(closed_loop(clients[n * 4], stop)) for n in range(tables)
+            ]
+        await asyncio.sleep(2.0)
+        server_cpu, own_cpu = await measure(stats, meter, seconds, label, progress)
+        stop.set()
+        for sender in senders:
+            sender.cancel()
+        await asyncio.gather(*senders, return_exceptions=True)
+        lat = list(stats.latencies_ms)
+        held = sum(1 for c in clients if c.ws is not None and c.ws.state.name == "OPEN")
+        results.append(
+            PhaseResult(
+                label,
+                tables,
+                held,
+                stats.acks / stats.seconds,
+                percentile(lat, 0.50),
+                percentile(lat, 0.95),
+                percentile(lat, 0.99),
+                Counter(stats.errors),
+                server_cpu / stats.seconds,
+                server_cpu / max(stats.acks, 1) * 1e6,
+                meter.peak_mb(),
+                len(lat),
+                own_cpu / stats.seconds,
+            )
+        )
+        await asyncio.sleep(0.5)
+    for c in clients:
+        c.closing = True
+    await gather_limited([c.ws.close() for c in clients if c.ws is not None], 256)
+    for reader in readers:
+        reader.cancel()
+    await asyncio.gather(*readers, return_exceptions=True)
+    return results
+
+
+# ---------------------------------------------------------------- report
+
+
+def report(results: list[PhaseResult], tables: int) -> bool:
+    grid = RichTable(title=f"414 server load ({tables} tables x 4 seats, 2 cores)")
+    for column in (
+        "phase",
+        "tables",
+        "sockets",
+        "dec/s",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "errors",
+        "races",
+        "server CPU",
+        "CPU/decision",
+        "peak MB",
+        "loadgen CPU",
+    ):
+        grid.add_column(column, justify="left" if column == "phase" else "right")
+    for r in results:
+        grid.add_row(
+            r.name,
+            str(r.tables),
+            str(r.sockets),
+            f"{r.decisions_per_s:,.0f}",
+            f"{r.p50:.1f}",
+            f"{r.p95:.1f}",
+            f"{r.p99:.1f}",
+            str(sum(r.errors.values())),
+            str(r.races),
+            f"{r.cpu_share:.0%}",
+            f"{r.cpu_us_per_decision:.0f} µs",
+            f"{r.peak_mb:.0f}",
+            f"{r.client_cpu_share:.0%}",
+        )
+    console.print(grid)
+    for r in results:
+        if r.errors:
+            console.print(f"errors in {r.name}: {dict(r.errors)}")
+    by_name = {r.name: r for r in results}
+    human, flat = by_name["game, human pace"], by_name["game, flat out"]
+    echo_human, echo_flat = by_name["echo at human-pace rate"], by_name["echo at flat-out rate"]
+    echo_max = by_name["echo, flat out"]
+    human_ratio = human.p99 / echo_human.p99
+    flat_ratio = flat.p99 / echo_flat.p99
+    console.print(
+        f"p99 against the bare echo at the same load: human pace {human.p99:.1f} ms vs "
+        f"{echo_human.p99:.1f} ms = {human_ratio:.1f}x; flat-out rate {flat.p99:.1f} ms vs "
+        f"{echo_flat.p99:.1f} ms = {flat_ratio:.1f}x"
+    )
+    console.print(
+        f"throughput against the bare echo flat out: {flat.decisions_per_s:,.0f} decisions/s vs "
+        f"{echo_max.decisions_per_s:,.0f} echoes/s = "
+        f"{flat.decisions_per_s / echo_max.decisions_per_s:.2f}x"
+    )
+    checks = [
+        (
+            f"{TARGET_TABLES:,} tables at human pace",
+            human.tables >= TARGET_TABLES and human.sockets >= 4 * TARGET_TABLES,
+            f"{human.tables} tables, {human.sockets} sockets",
+        ),
+        (
+            f"human-pace p99 < {TARGET_HUMAN_P99_MS:.0f} ms",
+            human.p99 < TARGET_HUMAN_P99_MS,
+            f"{human.p99:.1f} ms",
+        ),
+        ("zero errors at human pace", not human.errors, str(sum(human.errors.values()))),
+        (
+            f"flat out >= {TARGET_FLAT_DECISIONS:,.0f} decisions/s",
+            flat.decisions_per_s >= TARGET_FLAT_DECISIONS,
+            f"{flat.decisions_per_s:,.0f}",
+        ),
+        (
+            f"human-pace p99 within {TARGET_ECHO_RATIO:.0f}x the echo's",
+            human_ratio <= TARGET_ECHO_RATIO,
+            f"{human_ratio:.1f}x",
+        ),
+    ]
+    ok = True
+    for label, passed, value in checks:
+        ok &= passed
+        mark = "[green]met[/green]" if passed else "[red]MISSED[/red]"
+        console.print(f"  {mark}  {label}: {value}")
+    return ok
+
+
+async def run(args: argparse.Namespace, workdir: Path) -> bool:
+    results: list[PhaseResult] = []
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    ) as progress:
+        with game_server(workdir / "human.db", workdir / "human.log") as server:
+            results.append(
+                await game_phase(
+                    "game, human pace",
+                    server,
+                    args.tables,
+                    True,
+                    args.warmup,
+                    args.human_seconds,
+                    progress,
+                    args.seed,
+                )
+            )
+        with game_server(workdir / "flat.db", workdir / "flat.log") as server:
+            results.append(
+                await game_phase(
+                    "game, flat out",
+                    server,
+                    args.flat_tables or args.tables,
+                    False,
+                    args.warmup / 2,
+                    args.flat_seconds,
+                    progress,
+                    args.seed + 1,
+                )
+            )
+        human_rate, flat_rate = results[0].decisions_per_s, results[1].decisions_per_s
+        with echo_server(workdir / "echo.log") as server:
+            results.extend(
+                await echo_phases(
+                    server,
+                    args.tables,
+                    [
+                        ("echo at human-pace rate", human_rate),
+                        ("echo at flat-out rate", flat_rate),
+                        ("echo, flat out", 0.0),
+                    ],
+                    args.echo_seconds,
+                    progress,
+                    args.seed + 2,
+                )
+            )
+    # The flat-out echo keeps one message in flight per table of the human-pace phase.
+    return report(results, args.tables)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument(
+        "--flat-tables", type=int, default=0, help="tables flat out (default: --tables)"
+    )
+    parser.add_argument("--human-seconds", type=float, default=60.0)
+    parser.add_argument("--flat-seconds", type=float, default=30.0)
+    parser.add_argument("--echo-seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--warmup", type=float, default=10.0, help="seconds of play before measuring"
+    )
+    parser.add_argument("--seed", type=int, default=414)
+    parser.add_argument(
+        "--quick", action="store_true", help="50 tables (200 flat out), short phases"
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the databases and server logs")
+    args = parser.parse_args()
+    if args.quick:
+        args.tables, args.human_seconds, args.flat_seconds = 50, 15.0, 10.0
+        args.flat_tables = args.flat_tables or 200  # fewer would hit the per-socket rate limit
+        args.echo_seconds, args.warmup = 8.0, 4.0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = max(soft, 4 * args.tables * 2 + 1024)
+    if hard != resource.RLIM_INFINITY and wanted > hard:
+        wanted = hard
+    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))  # servers inherit it
+    workdir = Path(tempfile.mkdtemp(prefix="414-load-"))
+    try:
+        ok = uvloop.run(run(args, workdir))
+    finally:
+        if args.keep:
+            console.print(f"databases and logs kept in {workdir}")
+        else:
+            for path in workdir.iterdir():
+                path.unlink()
+            workdir.rmdir()
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
