@@ -411,7 +411,11 @@ function renderLobby() {
       name.innerHTML = `<span class="seat-empty"></span>`;
       name.firstChild.textContent = t("seat_empty", { n: seat.seat + 1 });
     } else if (seat.kind === "bot") {
-      name.textContent = `🤖 ${t("bot_name", { n: seat.seat + 1 })}`;
+      name.textContent = t("bot_name", { n: seat.seat + 1 });
+      const tag = document.createElement("span");
+      tag.className = "bot-tag";
+      tag.textContent = t(`bot_${table.options.bot}`);
+      name.append(" ", tag);
     } else {
       name.textContent = seat.name + (seat.online ? "" : ` (${t("offline")})`);
       if (seat.seat === table.host_seat) name.textContent += ` · ${t("host")}`;
@@ -466,6 +470,14 @@ async function takeSeat(seat) {
 function renderGame() {
   const state = renderState();
   const view = state.view;
+  // Facts for scripts and tests that drive the page (and for styling).
+  const game = $("game");
+  game.dataset.decision = decision() || "";
+  game.dataset.prompt = app.you && app.you.decision ? String(app.you.prompt_v) : "";
+  game.dataset.turn = view.turn ?? "";
+  game.dataset.topSeat = view.top_seat ?? "";
+  game.dataset.round = view.round_number ?? "";
+  game.dataset.window = view.window ? view.window.kind : "";
   renderScoreboard($("scoreboard"), state);
   renderRing($("ring"), state);
   renderCenter($("center"), state);

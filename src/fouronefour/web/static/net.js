@@ -5,6 +5,12 @@
 // increasing by one: a gap means something was lost, so the socket is closed and opened
 // again with `since`, which gets exactly what is missing.
 
+function randomId() {
+  // crypto.getRandomValues works on plain http too (randomUUID needs a secure context).
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 export class ApiError extends Error {
   constructor(code, message) {
     super(message || code);
@@ -55,6 +61,7 @@ export class TableConnection {
     this.socket = null;
     this.pending = new Map(); // id -> {resolve, reject}
     this.nextId = 1;
+    this.idPrefix = randomId();
     this.closedForGood = false;
     this.retryDelay = 300;
     this.pingTimer = null;
@@ -176,7 +183,9 @@ export class TableConnection {
 
   /** Send a message with an id; resolves with its ack/hint, rejects with ApiError. */
   request(message) {
-    const id = `c${this.nextId++}`;
+    // Unique across page loads: the server answers a repeated id of an accepted move with
+    // the old ack, so a counter restarting at 1 after a refresh would be mistaken for it.
+    const id = `${this.idPrefix}.${this.nextId++}`;
     return new Promise((resolve, reject) => {
       if (!this.sendRaw({ ...message, id })) {
         reject(new ApiError("disconnected"));

@@ -50,6 +50,9 @@ export function renderScoreboard(root, state) {
   levelBadge.dataset.testid = "round-level";
   round.append(levelBadge);
   root.append(round);
+  const order = el("div", "order-line", t("order_line", { order: [...view.order].map((r) => (r === "T" ? "10" : r)).join(" ") }));
+  order.dataset.testid = "order";
+  root.append(order);
 }
 
 /**
@@ -93,7 +96,8 @@ export function renderRing(root, state) {
       placeTag.dataset.testid = `place-${seat}`;
       meta.append(placeTag);
     }
-    if (info.bot) meta.append(el("span", "bot-tag", `🤖 ${t("bot_" + info.bot)}`));
+    if (info.bot) meta.append(el("span", "bot-tag", t("bot_" + info.bot)));
+    if (info.away) meta.append(el("span", "bot-tag away-tag", t("away_short")));
     box.append(meta);
     const action = actions.get(seat);
     const last = el("div", "last-move");
@@ -130,7 +134,6 @@ export function renderCenter(root, state) {
     label.dataset.testid = "window";
     root.append(label);
   }
-  root.append(el("div", "level-line", t("order_line", { order: [...view.order].map((r) => (r === "T" ? "10" : r)).join(" ") })));
 }
 
 /** Who paid which card to whom this round, and what came back. */
@@ -181,7 +184,12 @@ export function describeEvent(state, event) {
 
 /** The round's public log, newest first. */
 export function renderLog(root, state) {
-  const items = state.view.log.map((event) => el("li", "", describeEvent(state, event)));
+  const items = state.view.log.map((event) => {
+    const item = el("li", "", describeEvent(state, event));
+    item.dataset.type = event.type;
+    item.dataset.seat = String(event.seat);
+    return item;
+  });
   items.reverse();
   root.replaceChildren(...items);
 }

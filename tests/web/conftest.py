@@ -1,0 +1,144 @@
+"""Browser tests: a real ``fouronefour serve`` and Debian's chromium driven by Playwright.
+
+The server runs once per session on a free port with a temporary database, a fixed deal
+seed, bots that act at once and generous hook windows (a test answers them between other
+checks). Pages opened through the ``new_page`` fixture are photographed into
+``test-artifacts/`` when a test fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+#: The deal seed of the session's server: the first table created gets the first match seed
+#: drawn from it, so the test that needs hooks and tribute creates the first table.
+SERVER_SEED = 414
+
+if not CHROMIUM.exists():
+    pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM}", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+
+#: Talks to the local server directly, whatever proxy the environment names.
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"fouronefour serve exited with {process.returncode}")
+        with contextlib.suppress(OSError):
+            with _DIRECT.open(f"{url}/api/health", timeout=1) as response:
+                if json.loads(response.read()).get("ok"):
+                    return
+        time.sleep(0.1)
+    raise RuntimeError("fouronefour serve did not become healthy in time")
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    workdir = tmp_path_factory.mktemp("web-server")
+    port = _free_port()
+    command = [
+        sys.executable, "-m", "fouronefour.cli", "serve",
+        "--host", "127.0.0.1",
+        "--port", str(port),
+        "--db", str(workdir / "tables.db"),
+        "--seed", str(SERVER_SEED),
+        "--bot-delay", "0",
+        "--hook-mode", "fast",
+        "--hook-seconds", "6",
+        "--turn-seconds", "90",
+    ]  # fmt: skip
+    log = (workdir / "server.log").open("wb")
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=workdir)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, process)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+@pytest.fixture
+def new_page(
+    browser: Any, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Any]]:
+    """Open a page in a fresh browser context (its own localStorage, like another person).
+
+    ``new_page(name, width=390, height=844, locale="en-US")``; pages are photographed on
+    failure as test-artifacts/<test>-<name>.png, and page errors fail the test.
+    """
+    opened: list[tuple[str, Any, Any]] = []
+    errors: list[str] = []
+
+    def open_page(name: str, width: int = 390, height: int = 844, locale: str = "en-US") -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(f"{name}: {error}"))
+        page.set_default_timeout(15_000)
+        opened.append((name, context, page))
+        return page
+
+    yield open_page
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        for name, _, page in opened:
+            with contextlib.suppress(Exception):
+                page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{name}.png"), full_page=True)
+    for _, context, _ in opened:
+        with contextlib.suppress(Exception):
+            context.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
