@@ -142,23 +142,57 @@ class SearchBot:
         knowledge = read_view(view)
         team = knowledge.seat % 2
         scores: list[list[float]] = [[] for _ in moves]
+        alive = list(range(len(moves)))
         worlds = 0
         while True:
             hands = sample_hands(knowledge, rng)
             root = situation(view, hands)
-            for index, move in enumerate(moves):
-                scores[index].append(rollout(root.apply(move), team))
+            results = []
+            for index in alive:
+                results.append(rollout(root.apply(moves[index]), team))
+                if worlds and self.worlds is None and time.perf_counter() > deadline:
+                    break  # out of time mid-world: this world is dropped for every move
+            if len(results) < len(alive):
+                break
+            for index, result in zip(alive, results, strict=True):
+                scores[index].append(result)
             worlds += 1
-            if self.worlds is not None:
-                if worlds >= self.worlds:
-                    break
-            else:
-                now = time.perf_counter()
-                # Stop when another world would likely overrun the budget.
-                if now + (now - start) / worlds > deadline:
-                    break
+            if self.worlds is not None and worlds >= self.worlds:
+                break
+            if self.worlds is None and time.perf_counter() > deadline:
+                break
+            if worlds >= 4 and len(alive) > 2:
+                alive = prune(scores, alive)
         self.last_worlds = worlds
-        return moves[pick(scores, self.confidence)]
+        return moves[alive[pick([scores[i] for i in alive], self.confidence)]]
+
+
+def _paired(first: Sequence[float], second: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of ``second - first`` over the worlds both were played in."""
+    diffs = [b - a for a, b in zip(first, second, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, float("inf")
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, (variance / n) ** 0.5
+
+
+def prune(scores: Sequence[Sequence[float]], alive: list[int]) -> list[int]:
+    """Stop playing out moves clearly (two standard errors) worse than the best so far, so
+    the rest get more worlds. The first move, the greedy choice, always stays: the final
+    pick compares with it."""
+    means = {i: sum(scores[i]) / len(scores[i]) for i in alive}
+    best = max(alive, key=lambda i: means[i])
+    kept = []
+    for index in alive:
+        if index in (0, best):
+            kept.append(index)
+            continue
+        mean, error = _paired(scores[best], scores[index])
+        if mean + 2.0 * error >= 0.0:
+            kept.append(index)
+    return kept
 
 
 def pick(scores: Sequence[Sequence[float]], confidence: float) -> int:
@@ -169,16 +203,12 @@ def pick(scores: Sequence[Sequence[float]], confidence: float) -> int:
     best = max(range(len(scores)), key=lambda i: (means[i], -i))
     if best == 0:
         return 0
-    diffs = [b - a for a, b in zip(scores[0], scores[best], strict=True)]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    if n < 2:
-        return best if confidence <= 0 else 0
-    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    error = (variance / n) ** 0.5
+    mean, error = _paired(scores[0], scores[best])
+    if error == float("inf"):
+        return best if confidence <= 0 and mean > 0 else 0
     return best if mean > confidence * error else 0
 
 
 register("search", SearchBot)
 
-__all__ = ["SearchBot", "candidates", "rollout", "rollout_move"]
+__all__ = ["SearchBot", "candidates", "pick", "prune", "rollout", "rollout_move"]
