@@ -67,13 +67,10 @@ def _act(page: Any, seat: int, stats: Stats) -> bool:
         _wait_prompt_gone(page, prompt)
         return True
     page.click("[data-testid=hint]")
+    page.wait_for_function(
+        "p => document.getElementById('game').dataset.hinted === p", arg=prompt, timeout=5_000
+    )
     play_button = page.locator("[data-testid=play]")
-    try:
-        page.wait_for_function(
-            "() => !document.querySelector('[data-testid=play]').disabled", timeout=2_000
-        )
-    except Exception:  # noqa: BLE001 - the hint was "pass": nothing got selected
-        pass
     if play_button.is_enabled():
         move = play_button.get_attribute("data-move")
         assert move, "Play is enabled with no selection"

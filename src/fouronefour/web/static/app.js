@@ -660,12 +660,14 @@ async function hint() {
     renderHand();
     toast(t("hint_pass"));
     app.hints = { prompt: you.prompt_v, moves: ordered, index: -1 };
+    $("game").dataset.hinted = String(you.prompt_v);
     return;
   }
   const canonical = first ? canonicalMove([...first]) : null;
   const moves = canonical ? [canonical, ...ordered.filter((m) => m !== canonical)] : ordered;
   app.hints = { prompt: you.prompt_v, moves, index: 0 };
   if (moves.length) selectMove(moves[0]);
+  $("game").dataset.hinted = String(you.prompt_v);
   void current;
 }
 

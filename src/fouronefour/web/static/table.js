@@ -126,6 +126,9 @@ export function renderCenter(root, state) {
     move.dataset.testid = "top-move";
     move.dataset.move = view.top;
     root.append(move);
+  } else if ((view.tributes || []).some((entry) => !entry.returned)) {
+    const entry = view.tributes.find((item) => !item.returned);
+    root.append(el("div", "top-label", t("tribute_waiting", { name: seatName(state, entry.to) })));
   } else if (!view.is_over && view.turn !== null && view.turn !== undefined) {
     root.append(el("div", "top-label", t("leads", { name: seatName(state, view.turn) })));
   }
