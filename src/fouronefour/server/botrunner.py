@@ -67,21 +67,30 @@ class BotRunner(Protocol):
     def close(self) -> None: ...
 
 
+#: Bots cheap enough to run in a thread: they never hold the GIL for long.
+CHEAP_BOTS = frozenset({"random", "greedy"})
+
+
 class ExecutorBotRunner:
-    """Bots in a pool: ``processes=0`` uses threads (cheap bots), ``processes=n`` a pool of
-    n spawned processes (search bots, which would otherwise hold the GIL)."""
+    """Cheap bots in a thread pool; the others (search) in ``processes`` spawned worker
+    processes, created on first use, so a long think never holds the server's GIL."""
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, processes: int = 0, threads: int = 2
+        self, loop: asyncio.AbstractEventLoop, processes: int = 1, threads: int = 2
     ) -> None:
         self._loop = loop
-        self._pool: concurrent.futures.Executor
-        if processes > 0:
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                processes, mp_context=multiprocessing.get_context("spawn")
+        self._threads = concurrent.futures.ThreadPoolExecutor(threads, "bot")
+        self._process_count = processes
+        self._processes: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def _pool_for(self, bot_name: str) -> concurrent.futures.Executor:
+        if bot_name in CHEAP_BOTS or self._process_count <= 0:
+            return self._threads
+        if self._processes is None:
+            self._processes = concurrent.futures.ProcessPoolExecutor(
+                self._process_count, mp_context=multiprocessing.get_context("spawn")
             )
-        else:
-            self._pool = concurrent.futures.ThreadPoolExecutor(threads, "bot")
+        return self._processes
 
     def run(
         self,
@@ -91,7 +100,9 @@ class ExecutorBotRunner:
         seed: int,
         done: Callable[[str], None],
     ) -> None:
-        future = self._loop.run_in_executor(self._pool, decide, bot_name, view, legal_moves, seed)
+        future = self._loop.run_in_executor(
+            self._pool_for(bot_name), decide, bot_name, view, legal_moves, seed
+        )
 
         def finished(f: asyncio.Future[str]) -> None:
             if f.cancelled():
@@ -106,7 +117,9 @@ class ExecutorBotRunner:
         future.add_done_callback(finished)
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)
 
 
 class InlineBotRunner:

@@ -48,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot-processes",
         type=int,
         default=defaults.bot_processes,
-        help="run bots in this many processes; 0: threads (default %(default)s)",
+        help="processes for slow bots such as search; 0: threads (default %(default)s)",
     )
     parser.add_argument(
         "--seed", type=int, default=None, help="fixed seed for the deals (testing; default: random)"
@@ -58,6 +58,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=defaults.max_tables,
         help="most tables this server hosts (default %(default)s)",
+    )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=defaults.rate_per_second,
+        help="messages a second one connection may send (default %(default)s)",
+    )
+    parser.add_argument(
+        "--rate-burst",
+        type=int,
+        default=defaults.rate_burst,
+        help="burst of messages above --rate (default %(default)s)",
     )
     parser.add_argument(
         "--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug")
@@ -76,6 +88,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         bot_processes=args.bot_processes,
         seed=args.seed,
         max_tables=args.max_tables,
+        rate_per_second=args.rate,
+        rate_burst=args.rate_burst,
     )
 
 

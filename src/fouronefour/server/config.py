@@ -16,8 +16,8 @@ class ServerConfig:
     hook_mode: str = "fair"
     #: Seconds a bot waits before acting, so people can follow; 0 in tests.
     bot_delay: float = 0.8
-    #: 0: bots in threads; n > 0: in n worker processes (for slow bots such as search).
-    bot_processes: int = 0
+    #: Worker processes for slow bots (search); random and greedy run in threads. 0: threads.
+    bot_processes: int = 1
     #: Fixed seed for every match's deal (tests); None draws seeds from the OS.
     seed: int | None = None
     max_tables: int = 10_000

@@ -1,0 +1,187 @@
+"""A small client of the 414 server (docs/protocol.md): plays a whole match over the wire.
+
+Start a server (``fouronefour serve``), then::
+
+    python examples/client.py                      # 1 player + 3 bots, random play
+    python examples/client.py --players 4 --humans 2 --server http://127.0.0.1:8414
+
+The first client creates the table (and is its host), the others join it by its code; the
+host fills the empty seats with bots and starts; every client plays random legal moves,
+answers its hook prompts, and reconnects with ``since`` if its connection drops, until the
+match is over. Uses httpx for the HTTP API and websockets for the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import websockets
+
+
+@dataclass
+class Player:
+    """One seat's connection: keeps the last version seen and the seat's private state."""
+
+    server: str
+    code: str
+    token: str
+    seat: int
+    rng: random.Random
+    host: bool = False
+    version: int | None = None
+    you: dict[str, Any] | None = None
+    state: dict[str, Any] | None = None
+    acked: list[tuple[int, str]] = field(default_factory=list)  # (version, move) of my moves
+    reconnects: int = 0
+    _answered: tuple[int, str] | None = None
+    _counter: int = 0
+
+    @property
+    def ws_url(self) -> str:
+        return self.server.replace("http", "ws", 1) + f"/ws/{self.code}"
+
+    def _next_id(self) -> str:
+        self._counter += 1
+        return f"{self.seat}-{self._counter}"
+
+    async def play(self, start: asyncio.Event | None = None, retry_seconds: float = 30.0) -> None:
+        """Play until the match is over, reconnecting after a dropped connection."""
+        deadline = asyncio.get_running_loop().time() + retry_seconds
+        while True:
+            try:
+                if await self._session(start):
+                    return
+            except (OSError, websockets.ConnectionClosed):
+                pass
+            if asyncio.get_running_loop().time() > deadline:
+                raise TimeoutError(f"seat {self.seat}: the server did not come back")
+            self.reconnects += 1
+            await asyncio.sleep(0.2)
+
+    async def _session(self, start: asyncio.Event | None) -> bool:
+        async with websockets.connect(self.ws_url, compression=None) as ws:
+            hello: dict[str, Any] = {"type": "hello", "protocol": 1, "token": self.token}
+            if self.version is not None:
+                hello["since"] = self.version
+            await ws.send(json.dumps(hello))
+            if self.host and start is not None and not start.is_set():
+                await ws.send(json.dumps({"type": "fill_bots", "id": "fill"}))
+                await ws.send(json.dumps({"type": "start", "id": "start"}))
+                start.set()
+            self._answered = None  # after a reconnect a pending decision is offered again
+            async for raw in ws:
+                message = json.loads(raw)
+                if self._receive(message):
+                    return True
+                move = self._choose()
+                if move is not None:
+                    await ws.send(
+                        json.dumps(
+                            {"type": "move", "id": self._next_id(), "v": self.version, "move": move}
+                        )
+                    )
+        return False
+
+    def _receive(self, message: dict[str, Any]) -> bool:
+        kind = message["type"]
+        if kind == "snapshot":
+            self.version = message["v"]
+            self.state = message["state"]
+            self.you = message["you"]
+        elif kind == "update":
+            if self.version is not None and message["v"] != self.version + 1:
+                raise websockets.ConnectionClosed(None, None)  # a gap: reconnect with since
+            self.version = message["v"]
+            self.state = message["state"]
+            if "you" in message:
+                self.you = message["you"]
+        elif kind == "ack" and message.get("move") and not message.get("claim"):
+            self.acked.append((message["v"], message["move"]))
+        elif kind == "error" and message["code"] not in ("stale_version", "already_answered"):
+            print(f"seat {self.seat}: {message['code']}: {message['message']}")
+        return bool(self.state and self.state["match_over"])
+
+    def _choose(self) -> str | None:
+        you = self.you
+        if not you or not you["decision"]:
+            return None
+        key = (you["prompt_v"], you["decision"])
+        if key == self._answered:
+            return None
+        self._answered = key
+        legal = you["legal_moves"]
+        return str(legal[self.rng.randrange(len(legal))])
+
+
+async def play_match(
+    server: str,
+    players: int = 4,
+    humans: int = 1,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+) -> tuple[str, list[Player]]:
+    """Create a table, seat ``humans`` clients, fill the rest with bots, play it out."""
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(base_url=server, timeout=10) as http:
+        body = {"name": "Host", "players": players, **(options or {})}
+        created = (await http.post("/api/tables", json=body)).raise_for_status().json()
+        code = created["code"]
+        clients = [
+            Player(
+                server,
+                code,
+                created["token"],
+                created["seat"],
+                random.Random(rng.random()),
+                host=True,
+            )
+        ]
+        for seat in range(1, humans):
+            joined = (
+                await http.post(
+                    f"/api/tables/{code}/join", json={"name": f"Guest {seat}", "seat": seat}
+                )
+            ).json()
+            clients.append(Player(server, code, joined["token"], seat, random.Random(rng.random())))
+    start = asyncio.Event()
+    host, guests = clients[0], clients[1:]
+    tasks = [asyncio.create_task(guest.play()) for guest in guests]
+    await asyncio.sleep(0.1)  # let the guests say hello first (they would catch up anyway)
+    tasks.append(asyncio.create_task(host.play(start)))
+    await asyncio.gather(*tasks)
+    return code, clients
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--server", default="http://127.0.0.1:8414")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--humans", type=int, default=1, help="clients to seat (the rest: bots)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--hook-mode", choices=("fast", "fair"), default="fast")
+    args = parser.parse_args()
+    code, clients = asyncio.run(
+        play_match(
+            args.server,
+            args.players,
+            args.humans,
+            args.seed,
+            {"hook_mode": args.hook_mode, "hook_seconds": 1.0},
+        )
+    )
+    state = clients[0].state or {}
+    print(
+        f"table {code}: match over, team {state.get('match_winner')} won, levels "
+        f"{state.get('levels')}; my moves acknowledged: {[len(c.acked) for c in clients]}"
+    )
+    print(f"replay: {args.server}/api/tables/{code}/replays/1")
+
+
+if __name__ == "__main__":
+    main()
