@@ -150,10 +150,10 @@ class SearchBot:
             results = []
             for index in alive:
                 results.append(rollout(root.apply(moves[index]), team))
-                if worlds and self.worlds is None and time.perf_counter() > deadline:
+                if self.worlds is None and time.perf_counter() > deadline:
                     break  # out of time mid-world: this world is dropped for every move
             if len(results) < len(alive):
-                break
+                break  # with no world complete, the greedy choice (moves[0]) is played
             for index, result in zip(alive, results, strict=True):
                 scores[index].append(result)
             worlds += 1
@@ -164,6 +164,8 @@ class SearchBot:
             if worlds >= 4 and len(alive) > 2:
                 alive = prune(scores, alive)
         self.last_worlds = worlds
+        if not worlds:
+            return moves[0]
         return moves[alive[pick([scores[i] for i in alive], self.confidence)]]
 
 
