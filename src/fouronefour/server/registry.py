@@ -20,6 +20,14 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 
 
+def seed_stream(seed: int | None) -> Callable[[], int]:
+    """The seeds of successive matches: from the OS, or (tests) a stream fixed by ``seed``."""
+    if seed is None:
+        return lambda: secrets.randbits(62)
+    rng = random.Random(seed)
+    return lambda: rng.getrandbits(62)
+
+
 def default_bot() -> str:
     return "greedy" if "greedy" in available_bots() else "random"
 
@@ -33,10 +41,7 @@ class TableRegistry:
         self.fanout = fanout
         self.tables: dict[str, Table] = {}
         self._services: dict[str, Any] = {}
-        rng = random.Random(config.seed) if config.seed is not None else None
-        self._seeds: Callable[[], int] = (
-            (lambda: rng.getrandbits(62)) if rng is not None else (lambda: secrets.randbits(62))
-        )
+        self._seeds = seed_stream(config.seed)
 
     def start(self, scheduler: Scheduler, bots: BotRunner) -> None:
         """Load every stored table and resume its timers."""

@@ -389,7 +389,7 @@ class Table:
                 rank=r.top[0],
                 claimed=r.top,
                 claimed_seat=r.top_seat,
-                after_claim=r.view(r.top_seat)["chain"] is not None,
+                after_claim=r.log[-1]["type"] in ("hook", "unhook"),
                 offers=r.offer_queue,
                 closes_at=self._scheduler.now() + self.options.hook_seconds,
             )
@@ -445,13 +445,8 @@ class Table:
             own = prompts.get(seat) if seat is not None else None
             game["decision"], game["legal_moves"] = (own[0], list(own[1])) if own else (None, [])
             window = self._window
-            if window is not None:
+            if window is not None:  # the claimed move stays on show while its window is open
                 game["top"], game["top_seat"] = window.claimed, window.claimed_seat
-                game["chain"] = (
-                    {"rank": window.rank, "last": window.claimed_seat}
-                    if window.after_claim
-                    else None
-                )
             if seat is not None:
                 you = self._private_dict(seat, prompts)
         return {

@@ -1,0 +1,292 @@
+"""The Table authority on a manual clock: whole matches, windows, timers, refusals, restore."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from fouronefour.engine import Match
+from fouronefour.server.clock import ManualScheduler
+from fouronefour.server.errors import ErrorCode, TableError
+from fouronefour.server.table import Table
+
+from .conftest import Harness, find_seed
+
+
+def events_of(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [event for message in messages for event in message["events"]]
+
+
+def pair_holders(match: Match, seat: int, rank: str) -> list[int]:
+    r = match.round
+    return [s for s in range(r.rules.players) if s != seat and r.hand(s).count(rank) >= 2]
+
+
+def hookable_lead(match: Match, holders_needed: int) -> str | None:
+    """A single the leader may lead that exactly ``holders_needed`` other seats can hook
+    (at least that many when holders_needed >= 2)."""
+    r = match.round
+    leader = r.to_act
+    assert leader is not None
+    for rank in dict.fromkeys(r.hand(leader)):
+        if rank in "BR":
+            continue
+        count = len(pair_holders(match, leader, rank))
+        if (holders_needed >= 2 and count >= holders_needed) or count == holders_needed:
+            return rank
+    return None
+
+
+def you(table: Table, seat: int) -> dict[str, Any]:
+    snapshot = table.snapshot(seat)
+    assert snapshot["you"] is not None
+    return snapshot["you"]  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("hook_mode", ["fair", "fast"])
+def test_bots_and_an_absent_player_play_a_match_to_the_end(
+    harness: Harness, hook_mode: str
+) -> None:
+    table, _ = harness.table(humans=1, hook_mode=hook_mode, turn_seconds=5.0)
+    harness.scheduler.run_until_idle()
+    assert table.status == "finished" and table.match is not None and table.match.is_over
+    spectator = harness.recorders[None].messages
+    versions = [m["v"] for m in spectator]
+    assert versions == list(range(versions[0], versions[0] + len(versions)))
+    events = events_of(spectator)
+    assert {"type": "match_over", "match_number": 1} | {
+        k: v for k, v in events[-2].items() if k in ("winning_team", "levels")
+    } == {k: v for k, v in events[-2].items() if k != "type"} | {"type": "match_over"}
+    # The host never acted: the turn timer made the seat away and a bot played for it.
+    assert any(e["type"] == "seat" and e["seat"] == 0 and e["away"] for e in events)
+    assert any(e.get("seat") == 0 and e["type"] in ("play", "pass") for e in events)
+    # Every decision is in storage: the stored moves replay to the same match.
+    stored = harness.storage.load_tables()[0]
+    assert stored.match is not None and stored.match.over
+    assert Match.replay(table.options.rules, stored.match.seed, stored.match.moves).moves == (
+        table.match.moves
+    )
+    if hook_mode == "fair":
+        # A window after every single face card that did not end the round.
+        for message in spectator:
+            kinds = [e["type"] for e in message["events"]]
+            singles = [
+                e
+                for e in message["events"]
+                if e["type"] == "play" and len(e["move"]) == 1 and e["move"] not in "BR"
+            ]
+            if singles and "round_over" not in kinds:
+                assert "window_open" in kinds
+
+
+def test_nobody_sees_another_hand(harness: Harness) -> None:
+    table, _ = harness.table(players=4, humans=4, turn_seconds=1.0)
+    harness.scheduler.run_until_idle()  # everybody times out; bots play for all of them
+    assert table.status == "finished"
+    for message in harness.recorders[None].messages:
+        assert "you" not in message
+        text = json.dumps(message)
+        assert '"hand"' not in text and '"hands"' not in text
+    for seat in range(4):
+        for message in harness.recorders[seat].messages:
+            if "you" in message:
+                assert message["you"]["seat"] == seat
+            public = {k: v for k, v in message.items() if k != "you"}
+            assert '"hand"' not in json.dumps(public)
+    # A spectator snapshot has no hand and no decision.
+    snapshot = table.snapshot(None)
+    assert snapshot["you"] is None and snapshot["game"]["hand"] == ""
+
+
+def test_fair_window_looks_the_same_whether_or_not_anyone_can_hook(harness: Harness) -> None:
+    timelines = []
+    for holders in (0, 2):
+        seed = find_seed(lambda m, h=holders: hookable_lead(m, h) is not None)
+        harness.seeds = [seed]
+        harness.recorders.clear()
+        harness.fanout = type(harness.fanout)()
+        table, _ = harness.table(humans=4, hook_mode="fair", hook_seconds=2.0)
+        assert table.match is not None
+        leader = table.match.round.to_act
+        assert leader is not None
+        rank = hookable_lead(table.match, holders)
+        assert rank is not None
+        start = harness.scheduler.now()
+        table.act(leader, rank, table.version)
+        harness.scheduler.advance(1.99)
+        open_message = harness.recorders[None].messages[-1]
+        harness.scheduler.advance(0.02)
+        close_message = harness.recorders[None].messages[-1]
+        state = open_message["state"]
+        timelines.append(
+            (
+                [e["type"] for e in open_message["events"]],
+                state["window"]["closes_at"] - int(start * 1000),
+                state["top"] == rank and state["top_seat"] == leader,
+                (state["turn"] - leader) % 4,
+                [e["type"] for e in close_message["events"]],
+                close_message["events"][0]["claimed_by"],
+                close_message["server_time"] - int(start * 1000),
+            )
+        )
+        # Only the seats that may hook were prompted, privately.
+        prompted = [s for s in range(4) if you(table, s)["decision"] is not None]
+        assert prompted == [] or len(prompted) == 1  # after the close: the turn only
+        assert timelines[-1][3] == 1  # the next seat, as if nobody could hook
+    assert timelines[0] == timelines[1]
+
+
+@pytest.mark.parametrize("hook_mode", ["fair", "fast"])
+def test_nearest_claim_wins_whatever_the_arrival_order(harness: Harness, hook_mode: str) -> None:
+    harness.seeds = [find_seed(lambda m: hookable_lead(m, 2) is not None)]
+    table, _ = harness.table(humans=4, hook_mode=hook_mode, hook_seconds=2.0)
+    assert table.match is not None
+    leader = table.match.round.to_act
+    assert leader is not None
+    rank = hookable_lead(table.match, 2)
+    assert rank is not None
+    table.act(leader, rank, table.version)
+    offered = [s for s in range(4) if you(table, s)["decision"] == "hook"]
+    offered.sort(key=lambda s: (s - leader) % 4)
+    nearest, farther = offered[0], offered[1]
+    version = table.version
+    far_ack = table.act(farther, rank * 2, version)
+    assert far_ack.claim and table.version == version  # recorded, not yet decided
+    with pytest.raises(TableError) as repeated:
+        table.act(farther, "pass", version)
+    assert repeated.value.code is ErrorCode.ALREADY_ANSWERED
+    near_ack = table.act(nearest, rank * 2, version)
+    assert near_ack.claim
+    if hook_mode == "fair":
+        assert table.version == version  # a fair window closes on time only
+        harness.scheduler.advance(2.0)
+    hooks = [e for e in events_of(harness.recorders[None].messages) if e["type"] == "hook"]
+    assert hooks == [{"type": "hook", "seat": nearest, "move": rank * 2}]
+    closes = [e for e in events_of(harness.recorders[None].messages) if e["type"] == "window_close"]
+    assert closes[0]["claimed_by"] == nearest
+
+
+def test_turn_timer_hands_an_absent_player_to_a_bot_until_they_return(harness: Harness) -> None:
+    table, _ = harness.table(humans=2, hooking=False, turn_seconds=3.0)
+    scheduler = harness.scheduler
+
+    def run_to_turn_of(seat: int) -> None:
+        for _ in range(2000):
+            if you(table, seat)["decision"] is not None:
+                return
+            other = 1 - seat
+            mine = you(table, other)
+            if mine["decision"] is not None:
+                table.act(other, mine["legal_moves"][-1], table.version)
+            else:
+                scheduler.advance(0.0)
+        raise AssertionError("the turn never came")
+
+    run_to_turn_of(0)
+    deadline = you(table, 0)["deadline"]
+    assert deadline == int((scheduler.now() + 3.0) * 1000) or deadline is not None
+    version = table.version
+    scheduler.advance(2.9)
+    assert table.version == version  # still waiting for the player
+    scheduler.advance(0.2)
+    assert table.seats[0].away
+    scheduler.advance(0.0)  # the bot moves for the away seat
+    spectator_events = events_of(harness.recorders[None].messages)
+    away_at = max(
+        i
+        for i, e in enumerate(spectator_events)
+        if e["type"] == "seat" and e["seat"] == 0 and e["away"]
+    )
+    assert any(
+        e.get("seat") == 0 and e["type"] in ("play", "pass") for e in spectator_events[away_at:]
+    )
+    ack = table.back(0)
+    assert not table.seats[0].away and ack.v == table.version
+    with pytest.raises(TableError) as again:
+        table.back(0)
+    assert again.value.code is ErrorCode.NOT_AWAY
+    run_to_turn_of(0)
+    version = table.version
+    scheduler.advance(1.0)
+    assert table.version == version and you(table, 0)["decision"] is not None
+
+
+def assert_refused(table: Table, refusals: list[tuple[Callable[[], object], ErrorCode]]) -> None:
+    for attempt, code in refusals:
+        version, moves = table.version, table.match.moves if table.match else []
+        with pytest.raises(TableError) as refused:
+            attempt()
+        assert refused.value.code is code, refused.value.message
+        assert table.version == version
+        assert (table.match.moves if table.match else []) == moves
+
+
+def test_refused_actions_change_nothing(harness: Harness) -> None:
+    table, tokens = harness.table(humans=4, start=False)
+    assert table.seat_for_token(tokens[1]) == 1 and table.seat_for_token("guess") is None
+    refusals = [
+        (lambda: table.start(1), ErrorCode.NOT_HOST),
+        (lambda: table.join("", 3), ErrorCode.BAD_NAME),
+        (lambda: table.join("x" * 30, 3), ErrorCode.BAD_NAME),
+        (lambda: table.join("Eve", 1), ErrorCode.SEAT_TAKEN),
+        (lambda: table.join("Eve", 9), ErrorCode.BAD_SEAT),
+        (lambda: table.act(0, "3", table.version), ErrorCode.WRONG_STATUS),
+        (lambda: table.play_again(0), ErrorCode.WRONG_STATUS),
+    ]
+    assert_refused(table, refusals)
+    table.start(0)
+    assert table.match is not None
+    r = table.match.round
+    seat = r.to_act
+    assert seat is not None and table.seats[seat].kind == "human"
+    other = (seat + 1) % 4
+    prompt_v = you(table, seat)["prompt_v"]
+    refusals = [
+        (lambda: table.start(0), ErrorCode.WRONG_STATUS),
+        (lambda: table.join("Eve", 3), ErrorCode.WRONG_STATUS),
+        (lambda: table.act(other, r.legal_moves()[0], table.version), ErrorCode.NOT_YOUR_TURN),
+        (lambda: table.act(seat, "pass", table.version), ErrorCode.ILLEGAL_MOVE),
+        (lambda: table.act(seat, "3345", table.version), ErrorCode.ILLEGAL_MOVE),
+        (lambda: table.act(seat, "nonsense", table.version), ErrorCode.ILLEGAL_MOVE),
+        (lambda: table.act(seat, 42, table.version), ErrorCode.BAD_MESSAGE),
+        (lambda: table.act(seat, "3", "7"), ErrorCode.BAD_MESSAGE),
+        (lambda: table.act(seat, r.legal_moves()[0], prompt_v - 1), ErrorCode.STALE_VERSION),
+        (lambda: table.act(seat, r.legal_moves()[0], table.version + 1), ErrorCode.STALE_VERSION),
+    ]
+    assert_refused(table, refusals)
+    stored = harness.storage.load_tables()[0]
+    assert stored.version == table.version and stored.match is not None
+    assert stored.match.moves == []
+    # A move resent with the same client id is acknowledged again, not applied twice.
+    move = r.legal_moves()[0]
+    first = table.act(seat, move, table.version, client_id="c-1")
+    again = table.act(seat, move, table.version, client_id="c-1")
+    assert first == again and len(table.match.moves) == 1
+
+
+def test_restore_offers_an_open_window_again(harness: Harness) -> None:
+    harness.seeds = [find_seed(lambda m: hookable_lead(m, 2) is not None)]
+    table, tokens = harness.table(humans=4, hook_mode="fair", hook_seconds=2.0)
+    assert table.match is not None
+    leader = table.match.round.to_act
+    assert leader is not None
+    rank = hookable_lead(table.match, 2)
+    assert rank is not None
+    table.act(leader, rank, table.version)
+    offered = [s for s in range(4) if you(table, s)["decision"] == "hook"]
+    # The server dies here; a new one restores the table from storage alone.
+    stored = harness.storage.load_tables()[0]
+    services = harness.services()
+    clock = services["scheduler"] = ManualScheduler(harness.scheduler.now())
+    restored = Table.restore(stored, **services)
+    restored.resume()
+    assert restored.version == table.version + 1
+    assert restored.seat_for_token(tokens[2]) == 2
+    assert [s for s in range(4) if you(restored, s)["decision"] == "hook"] == offered
+    assert restored.match is not None and restored.match.moves == table.match.moves
+    restored.act(offered[-1], rank * 2, restored.version)
+    clock.advance(2.0)
+    assert restored.match.moves[-1] == rank * 2
