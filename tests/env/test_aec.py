@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 import fouronefour as ff
 from fouronefour.env import IllegalAction, env, raw_env
@@ -141,13 +141,18 @@ def test_render_ansi_shows_the_public_table_and_the_acting_seat() -> None:
             assert table.unwrapped.round.hand(seat) not in text
 
 
+def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode=None: env(players=4, render_mode=render_mode))
+    assert "decides" in capsys.readouterr().out  # "human" prints the same text
+
+
 def test_bad_options_are_refused() -> None:
     with pytest.raises(ValueError, match="reward"):
         raw_env(reward="trick")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="max_rounds"):
         raw_env(max_rounds=0)
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env(render_mode="human")
+        raw_env(render_mode="rgb_array")
     with pytest.raises(ValueError, match="players"):
         raw_env(players=1)
     table = raw_env(players=4)

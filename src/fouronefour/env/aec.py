@@ -22,7 +22,7 @@ from .actions import ActionTable
 from .encoding import Encoder, Observation
 
 RewardMode = Literal["round", "match"]
-RENDER_MODES = ("ansi",)
+RENDER_MODES = ("ansi", "human")
 _SEED_RANGE = 2**63
 
 
@@ -65,7 +65,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         ):
             raise ValueError(f"max_rounds must be a positive integer or None, not {max_rounds!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         self.rules = Rules(players=players, **rule_options)
         self.render_mode = render_mode
         self.reward_mode: RewardMode = reward
@@ -199,7 +199,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         if self.render_mode is None:
             from gymnasium import logger
 
-            logger.warn("render() called without a render_mode (fouronefour_v0 has 'ansi')")
+            logger.warn("render() called without a render_mode ('ansi' or 'human')")
+            return None
+        if self.render_mode == "human":
+            print(self._text())
             return None
         return self._text()
 

@@ -37,7 +37,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Observation], int]):
     (236,)
     """
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  # Gymnasium reads the class attribute
+    metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012  # Gymnasium reads the class attribute
 
     def __init__(
         self,
