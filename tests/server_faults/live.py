@@ -330,7 +330,8 @@ class Conn:
         body: dict[str, Any] = {"type": "hello", "protocol": 1, **hello}
         if token is not None:
             body["token"] = token
-        await conn.ws.send(orjson.dumps(body).decode())
+        with contextlib.suppress(websockets.ConnectionClosed):  # refused at once: read why
+            await conn.ws.send(orjson.dumps(body).decode())
         await conn.wait_for(lambda m: m["type"] in ("snapshot", "error"))
         return conn
 

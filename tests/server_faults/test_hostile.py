@@ -1,0 +1,301 @@
+"""Hostile clients: floods, oversized messages, idle sockets, forged and replayed tokens,
+spectators acting, players asking for other hands. Each is refused, rate-limited or closed,
+and a table next door keeps its speed."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import statistics
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+import websockets
+
+from .live import (
+    Conn,
+    LiveServer,
+    acting,
+    create_table,
+    open_raw,
+    play_moves,
+    raise_open_files,
+    running,
+    seated_table,
+    shedding_policy,
+)
+
+QUIET = {"hooking": False, "turn_seconds": 120}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    where = tmp_path_factory.mktemp("hostile")
+    raise_open_files(8192)
+    with running(LiveServer(where / "t.db", where / "server.log")) as live:
+        yield live
+    assert "Traceback" not in live.log_text()
+
+
+class Observer:
+    """A player at another table pinging its server ten times a second."""
+
+    def __init__(self, conn: Conn) -> None:
+        self.conn = conn
+        self.rtts: list[float] = []
+
+    async def run(self, seconds: float) -> list[float]:
+        rtts = []
+        stop = time.monotonic() + seconds
+        while time.monotonic() < stop:
+            began = time.perf_counter()
+            await self.conn.ask({"type": "ping", "id": "o"})
+            rtts.append((time.perf_counter() - began) * 1000)
+            await asyncio.sleep(0.1)
+        return rtts
+
+
+@asynccontextmanager
+async def observed(server: LiveServer) -> AsyncIterator[Callable[[float], Awaitable[None]]]:
+    """Yields ``during(seconds)``: measures the neighbour while the attack runs, then checks
+    that it did not slow down against a baseline taken just before."""
+    code, tokens = create_table(server, **QUIET)
+    observer = Observer(await Conn.open(server.ws, code, tokens[0]))
+    baseline = await observer.run(1.0)
+
+    async def during(seconds: float) -> None:
+        observer.rtts = await observer.run(seconds)
+
+    yield during
+    await observer.conn.close()
+    assert observer.rtts, "measure the neighbour during the attack"
+    typical = statistics.median(baseline)
+    # A noisy shared machine: allow jitter, but a stalled or saturated loop would show.
+    assert statistics.median(observer.rtts) < 3 * typical + 15, (baseline, observer.rtts)
+    assert max(observer.rtts) < 250, observer.rtts
+
+
+def _codes(messages: list[dict[str, Any]]) -> list[str]:
+    return [m["code"] for m in messages if m["type"] == "error"]
+
+
+def test_a_flood_is_rate_limited_then_closed(server: LiveServer) -> None:
+    async def scenario() -> None:
+        code, tokens = create_table(server, **QUIET)
+        async with observed(server) as during:
+
+            async def flood() -> list[Conn]:
+                floods = []
+                for _ in range(5):
+                    conn = await Conn.open(server.ws, code, tokens[1])
+                    ping = orjson.dumps({"type": "ping", "id": 1}).decode()
+                    with_breaks = 0
+                    for _ in range(400):  # hundreds a second from one socket
+                        try:
+                            await conn.ws.send(ping)
+                        except websockets.ConnectionClosed:
+                            break
+                        with_breaks += 1
+                        if with_breaks % 50 == 0:
+                            await asyncio.sleep(0.05)
+                    await asyncio.wait_for(conn._reader, 5)
+                    floods.append(conn)
+                return floods
+
+            floods, _ = await asyncio.gather(flood(), during(1.5))
+        for conn in floods:
+            pongs = sum(1 for m in conn.messages if m["type"] == "pong")
+            assert pongs <= 60  # the burst and the refill, not 400
+            assert "rate_limited" in _codes(conn.messages)
+            assert conn.close_code == 1008
+
+    asyncio.run(scenario())
+
+
+def test_oversized_messages_close_the_connection(server: LiveServer) -> None:
+    async def scenario() -> None:
+        code, tokens = create_table(server, **QUIET)
+        async with observed(server) as during:
+            closes = []
+            for size in (4097, 100_000, 3_000_000):
+                conn = await Conn.open(server.ws, code, tokens[0])
+                body = orjson.dumps({"type": "ping", "id": "x" * size}).decode()
+                await asyncio.gather(conn.ask(body), during(0.3))
+                closes.append((conn.close_code, _codes(conn.messages)))
+            too_big_http = httpx.post(
+                f"{server.http}/api/tables", content=b"{" + b" " * 10_000 + b"}", timeout=10
+            )
+        # uvicorn's frame limit (the same 4096 bytes) closes before the application reads;
+        # the largest are cut while the client still writes.
+        assert closes[0][0] == 1009, closes
+        for close_code, codes in closes:
+            assert close_code in (1009, 1006), closes
+            assert codes in ([], ["too_large"])
+        assert too_big_http.status_code == 400
+        assert too_big_http.json()["error"]["code"] == "too_large"
+
+    asyncio.run(scenario())
+
+
+def test_a_thousand_idle_sockets_are_closed_without_hurting_play(server: LiveServer) -> None:
+    async def scenario() -> None:
+        code, tokens = create_table(server, **QUIET)
+        async with observed(server) as during:
+            idle = await asyncio.gather(
+                *(open_raw(f"{server.ws}/ws/{code}") for _ in range(1000))
+            )
+            await during(1.0)
+        # Spectators that did say hello: the table's connection limit holds.
+        spectators = []
+        for _ in range(64):
+            conn = await Conn.open(server.ws, code)
+            spectators.append(conn)
+        refused = await Conn.open(server.ws, code)
+        await asyncio.wait_for(refused._reader, 5)
+        assert "too_many_connections" in _codes(refused.messages)
+        for conn in spectators:
+            await conn.close()
+        # The idle ones never said hello: the server closes them (hello timeout).
+        async def closed_by_server(ws: Any) -> int | None:
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    await ws.recv()
+            return int(ws.close_code or 0)
+
+        codes = await asyncio.wait_for(
+            asyncio.gather(*(closed_by_server(ws) for ws in idle)), 20
+        )
+        assert set(codes) == {1008}
+
+    asyncio.run(scenario())
+
+
+def test_forged_and_foreign_tokens_are_refused(server: LiveServer) -> None:
+    async def scenario() -> None:
+        code, tokens = create_table(server, **QUIET)
+        other_code, other_tokens = create_table(server, **QUIET)
+        forged = [secrets.token_urlsafe(24), tokens[0][:-1] + "A", "", "x" * 5000, other_tokens[1]]
+        for token in forged:
+            conn = await Conn.open(server.ws, code, token) if len(token) < 4000 else None
+            if conn is None:
+                continue
+            await asyncio.wait_for(conn._reader, 5)
+            assert _codes(conn.messages) == ["bad_token"], token
+            assert conn.close_code == 1008
+            assert not any(m["type"] in ("welcome", "snapshot") for m in conn.messages)
+        for token in (123, None, ["a"], {"t": 1}):
+            raw = await open_raw(f"{server.ws}/ws/{code}")
+            conn = Conn(raw)
+            await conn.send({"type": "hello", "protocol": 1, "token": token})
+            first = await conn.wait_for(lambda m: m["type"] in ("welcome", "error"))
+            if token is None:
+                assert first["role"] == "spectator"
+            else:
+                assert first["type"] == "error" and first["code"] in ("bad_token", "bad_message")
+            await conn.close()
+
+    asyncio.run(scenario())
+
+
+def test_replayed_moves_change_nothing(server: LiveServer) -> None:
+    async def scenario() -> None:
+        _, _, conns = await seated_table(server, **QUIET)
+        mover = acting(conns)
+        you = mover.you
+        assert you is not None
+        body = {"type": "move", "id": "once", "v": mover.version, "move": you["legal_moves"][0]}
+        first = await mover.request(body)
+        assert first["type"] == "ack"
+        await play_moves(conns, 3)
+        version = max(c.version or 0 for c in conns)
+        # The same message again (a replay): the same ack, nothing moves.
+        again = await mover.request(body)
+        assert again == first
+        # The same move under a new id but the old version: refused.
+        stale = await mover.request({**body, "id": "twice"})
+        assert stale["type"] == "error"
+        assert stale["code"] in ("stale_version", "not_your_turn")
+        await asyncio.sleep(0.2)
+        assert max(c.version or 0 for c in conns) == version
+        for c in conns:
+            await c.close()
+
+    asyncio.run(scenario())
+
+
+def test_spectators_cannot_act_and_nobody_gets_another_hand(server: LiveServer) -> None:
+    async def scenario() -> None:
+        code, tokens, conns = await seated_table(server, **QUIET)
+        spectator = await Conn.open(server.ws, code)
+        version = max(c.version or 0 for c in conns)
+        mover = acting(conns)
+        you = mover.you
+        assert you is not None
+        actions: list[dict[str, Any]] = [
+            {"type": "move", "id": 1, "v": version, "move": you["legal_moves"][0]},
+            {"type": "move", "id": 2, "v": version, "move": "pass", "seat": you["seat"]},
+            {"type": "back", "id": 3},
+            {"type": "hint", "id": 4},
+            {"type": "start", "id": 5},
+            {"type": "fill_bots", "id": 6},
+            {"type": "play_again", "id": 7},
+        ]
+        for action in actions:
+            reply = await spectator.request(action)
+            assert reply["type"] == "error" and reply["code"] == "not_seated", (action, reply)
+        # A player naming another seat still acts, and sees, as itself only.
+        other = next(c for c in conns if c is not mover)
+        assert other.you is not None
+        for asked in (
+            {"type": "hint", "id": "h", "seat": you["seat"]},
+            {"type": "move", "id": "m", "v": version, "move": you["legal_moves"][0],
+             "seat": you["seat"]},
+        ):
+            reply = await other.request(asked)
+            assert reply["type"] == "error", reply
+            assert reply["code"] in ("no_decision", "not_your_turn", "illegal_move"), reply
+        late = await Conn.open(server.ws, code, tokens[other.you["seat"]], seat=you["seat"])
+        assert late.messages[0]["seat"] == other.you["seat"]
+        replay = httpx.get(f"{server.http}/api/tables/{code}/replays/1", timeout=10)
+        assert replay.status_code == 409
+        assert replay.json()["error"]["code"] == "match_in_progress"
+        await asyncio.sleep(0.2)
+        assert max(c.version or 0 for c in conns) == version
+        hands = {c.you["seat"]: c.you["hand"] for c in conns if c.you is not None}
+        for conn in [*conns, spectator, late]:
+            own = conn.you["seat"] if conn.you is not None else None
+            text = "".join(conn.texts)
+            for seat, hand in hands.items():
+                if seat != own:
+                    assert hand not in text, f"seat {seat}'s hand reached {own}"
+        for c in [*conns, spectator, late]:
+            await c.close()
+
+    asyncio.run(scenario())
+
+
+def test_junk_before_hello_closes_and_tables_stay_consistent(server: LiveServer) -> None:
+    async def scenario() -> None:
+        code, _, conns = await seated_table(server, **QUIET)
+        version = max(c.version or 0 for c in conns)
+        for first in (b"\x00\xff", "not json", "[]", '{"type": "move", "move": "3"}', "{}"):
+            raw = Conn(await open_raw(f"{server.ws}/ws/{code}"))
+            await raw.send(first)
+            await asyncio.wait_for(raw._reader, 5)
+            assert raw.close_code == 1008, first
+            assert _codes(raw.messages) in (["hello_required"], ["bad_json"]), raw.messages
+        unknown = Conn(await open_raw(f"{server.ws}/ws/NOSUCH"))
+        await asyncio.wait_for(unknown._reader, 5)
+        assert _codes(unknown.messages) == ["table_not_found"]
+        assert max(c.version or 0 for c in conns) == version
+        await play_moves(conns, 2, shedding_policy)
+        for c in conns:
+            await c.close()
+
+    asyncio.run(scenario())
