@@ -35,11 +35,6 @@ CHROMIUM_ARGS = [
 #: drawn from it, so the test that needs hooks and tribute creates the first table.
 SERVER_SEED = 414
 
-if not CHROMIUM.exists():
-    pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM}", allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-
 
 #: Talks to the local server directly, whatever proxy the environment names.
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -57,10 +52,9 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 2
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"fouronefour serve exited with {process.returncode}")
-        with contextlib.suppress(OSError):
-            with _DIRECT.open(f"{url}/api/health", timeout=1) as response:
-                if json.loads(response.read()).get("ok"):
-                    return
+        with contextlib.suppress(OSError), _DIRECT.open(f"{url}/api/health", timeout=1) as answer:
+            if json.loads(answer.read()).get("ok"):
+                return
         time.sleep(0.1)
     raise RuntimeError("fouronefour serve did not become healthy in time")
 
@@ -98,6 +92,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
@@ -112,9 +109,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 @pytest.fixture
-def new_page(
-    browser: Any, request: pytest.FixtureRequest
-) -> Iterator[Callable[..., Any]]:
+def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
     """Open a page in a fresh browser context (its own localStorage, like another person).
 
     ``new_page(name, width=390, height=844, locale="en-US")``; pages are photographed on
@@ -137,7 +132,8 @@ def new_page(
         ARTIFACTS.mkdir(exist_ok=True)
         for name, _, page in opened:
             with contextlib.suppress(Exception):
-                page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{name}.png"), full_page=True)
+                shot = ARTIFACTS / f"{request.node.name}-{name}.png"
+                page.screenshot(path=str(shot), full_page=True)
     for _, context, _ in opened:
         with contextlib.suppress(Exception):
             context.close()

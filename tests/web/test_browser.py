@@ -12,7 +12,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-
 ROUND_BUDGET_SECONDS = 110
 
 
@@ -41,7 +40,9 @@ def _wait_prompt_gone(page: Any, prompt: str) -> None:
         )
     except Exception as error:
         toast = page.locator("[data-testid=toast]").inner_text()
-        raise AssertionError(f"the decision at prompt {prompt} stayed open; toast: {toast!r}") from error
+        raise AssertionError(
+            f"the decision at prompt {prompt} stayed open; toast: {toast!r}"
+        ) from error
 
 
 def _act(page: Any, seat: int, stats: Stats) -> bool:
@@ -176,3 +177,105 @@ def test_two_friends_and_bots_play_through_hooks_and_tribute(
         assert rows.count() >= 1
         assert "→" in rows.first.inner_text()
     assert spectator.locator("[data-testid=hand-card]").count() == 0
+
+
+def test_language_follows_the_browser_can_be_switched_and_is_remembered(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("language", 390, 844, locale="it-IT")
+    page.goto(server_url)
+    heading = page.locator("#create-form h2")
+    heading.wait_for()
+    page.wait_for_function("() => document.body.dataset.ready === 'true'")
+    assert heading.inner_text() == "Crea un tavolo"
+    assert page.get_attribute("html", "lang") == "it"
+
+    page.select_option("[data-testid=lang-select]", "de")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    assert heading.inner_text() == "Tisch eröffnen"
+    assert page.locator("[data-testid=create-table]").inner_text() == "Tisch eröffnen"
+
+    page.reload()
+    page.wait_for_function("() => document.body.dataset.ready === 'true'")
+    assert heading.inner_text() == "Tisch eröffnen", "the chosen language is remembered"
+    assert page.input_value("[data-testid=lang-select]") == "de"
+
+    for lang, text in (("zh", "开一桌"), ("hi", "नई मेज़ बनाइए"), ("en", "Create a table")):
+        page.select_option("[data-testid=lang-select]", lang)
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        assert heading.inner_text() == text
+
+
+def _create_table_by_api(page: Any, server_url: str, options: dict[str, Any]) -> str:
+    """Create a table with options the form does not offer (a 50 ms turn timer), keep the
+    seat token where the app keeps it, and open the table's link."""
+    page.goto(server_url)
+    created = page.evaluate(
+        """async (options) => {
+            const response = await fetch('/api/tables', {method: 'POST',
+                headers: {'Content-Type': 'application/json'}, body: JSON.stringify(options)});
+            const body = await response.json();
+            localStorage.setItem(`414.table.${body.code}`,
+                JSON.stringify({seat: body.seat, token: body.token}));
+            return body;
+        }""",
+        options,
+    )
+    page.goto(f"{server_url}{created['link']}")
+    return str(created["code"])
+
+
+def test_a_finished_match_shows_the_winner_replays_and_plays_again(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("host", 1280, 800)
+    # Two seats and a turn timer of 50 ms: the host is soon away and the table's bot plays
+    # for them, so a whole match runs at bot speed.
+    code = _create_table_by_api(
+        page,
+        server_url,
+        {"name": "Ann", "players": 2, "turn_seconds": 0.05, "hook_seconds": 0.05,
+         "hook_mode": "fast", "bot": "greedy"},
+    )  # fmt: skip
+    page.click("[data-testid=fill-bots]")
+    page.locator("[data-testid=start]:enabled").click()
+    winner = page.locator("[data-testid=match-winner]")
+    winner.wait_for(timeout=90_000)
+    assert re.search(r"Team [AB] wins the match!", winner.inner_text())
+    assert page.locator("[data-testid=results]").inner_text().startswith("The match is over")
+    assert page.locator("[data-testid=play-again]").is_visible()
+
+    page.click("[data-testid=open-replay]")
+    step = page.locator("[data-testid=replay-step]")
+    step.wait_for()
+    first = step.inner_text()
+    assert first.startswith("Step 1 of ")
+    total = int(re.search(r"of (\d+)", first).group(1))  # type: ignore[union-attr]
+    assert total > 50
+    # Every hand is shown: 27 cards each at the start of round 1 with one deck.
+    for seat in (0, 1):
+        assert page.locator(f"[data-testid=replay-hand-{seat}] .card").count() == 27
+    page.click("[data-testid=replay-forward]")
+    assert step.inner_text().startswith("Step 2 of ")
+    after_first_move = sum(
+        page.locator(f"[data-testid=replay-hand-{seat}] .card").count() for seat in (0, 1)
+    )
+    assert after_first_move < 54
+    assert "plays" in page.locator("[data-testid=replay-event]").inner_text()
+    page.click("[data-testid=replay-back]")
+    assert step.inner_text().startswith("Step 1 of ")
+    page.locator("[data-testid=replay-slider]").fill(str(total - 1))
+    assert step.inner_text().startswith(f"Step {total} of ")
+    page.click("[data-testid=replay-close]")
+
+    page.locator("#screen-table").wait_for()
+    page.click("[data-testid=status-play-again]")
+    # The next match starts (and, with the host away, may even be over again quickly).
+    page.wait_for_function(
+        """async (code) => {
+            const response = await fetch(`/api/tables/${code}`);
+            return (await response.json()).match_number === 2;
+        }""",
+        arg=code,
+        polling=200,
+    )

@@ -723,7 +723,24 @@ function renderStatus() {
     pill.textContent = `${secondsLeft(deadline)}s`;
     line.append(pill);
   }
-  if (app.you && app.you.away) {
+  if (state.match_over && app.table.status === "finished") {
+    const replay = document.createElement("button");
+    replay.type = "button";
+    replay.className = "btn btn-small";
+    replay.textContent = t("replay_open");
+    replay.dataset.testid = "status-replay";
+    replay.addEventListener("click", showReplay);
+    line.append(" ", replay);
+    if (app.host && app.role === "player") {
+      const again = document.createElement("button");
+      again.type = "button";
+      again.className = "btn btn-small btn-primary";
+      again.textContent = t("play_again");
+      again.dataset.testid = "status-play-again";
+      again.addEventListener("click", playAgain);
+      line.append(" ", again);
+    }
+  } else if (app.you && app.you.away) {
     const back = document.createElement("button");
     back.type = "button";
     back.className = "btn btn-small btn-warn";

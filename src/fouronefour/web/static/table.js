@@ -96,7 +96,7 @@ export function renderRing(root, state) {
       placeTag.dataset.testid = `place-${seat}`;
       meta.append(placeTag);
     }
-    if (info.bot) meta.append(el("span", "bot-tag", t("bot_" + info.bot)));
+    if (info.bot) meta.append(el("span", "bot-tag", t(`bot_${info.bot}`)));
     if (info.away) meta.append(el("span", "bot-tag away-tag", t("away_short")));
     box.append(meta);
     const action = actions.get(seat);
@@ -226,7 +226,7 @@ export function renderResults(root, state, result, previousLevels) {
   const gained = "23456789TJQKA".indexOf(after) - "23456789TJQKA".indexOf(before);
   const summary = el("p", "results-summary");
   summary.dataset.testid = "results-summary";
-  summary.textContent = t("round_won", {
+  summary.textContent = t(gained > 0 ? "round_won" : "round_won_stay", {
     team: teamName(team),
     caught: result.caught.length,
     gained,

@@ -1,0 +1,88 @@
+"""Translation data: every language has every string, with the same placeholders.
+
+No browser needed: reads the JSON files and the client's sources.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "fouronefour" / "web"
+I18N = WEB / "static" / "i18n"
+LANGUAGES = ("en", "de", "it", "hi", "zh")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _strings(lang: str) -> dict[str, str]:
+    data = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def _keys_used_by_the_client() -> set[str]:
+    """Keys named literally in the HTML and JS (dynamic ones are checked below)."""
+    html = (WEB / "index.html").read_text(encoding="utf-8")
+    keys = set(re.findall(r'data-i18n(?:-placeholder|-title)?="([a-z0-9_]+)"', html))
+    for source in (WEB / "static").glob("*.js"):
+        keys |= set(re.findall(r'\bt\("([a-z0-9_]+)"', source.read_text(encoding="utf-8")))
+    return keys
+
+
+def test_the_language_files_are_exactly_the_languages_offered() -> None:
+    assert sorted(p.stem for p in I18N.glob("*.json")) == sorted(LANGUAGES)
+    module = (WEB / "static" / "i18n.js").read_text(encoding="utf-8")
+    for lang in LANGUAGES:
+        assert re.search(rf"^\s+{lang}: \"", module, re.MULTILINE), lang
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_every_string_is_translated_with_the_same_placeholders(lang: str) -> None:
+    english = _strings("en")
+    other = _strings(lang)
+    assert set(other) == set(english)
+    for key, text in english.items():
+        assert other[key].strip(), f"{lang}:{key} is empty"
+        assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), key
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_translations_are_not_english_left_in_place(lang: str) -> None:
+    english = _strings("en")
+    other = _strings(lang)
+    # Short labels may coincide ("Team", "Code", "offline"); whole sentences may not.
+    same = [key for key, text in english.items() if len(text) > 20 and other[key] == text]
+    assert not same, f"{lang} keeps English text for {same}"
+
+
+def test_every_key_the_client_names_exists() -> None:
+    english = _strings("en")
+    missing = sorted(_keys_used_by_the_client() - set(english))
+    assert not missing
+    dynamic = [
+        *(f"bot_{name}" for name in ("random", "greedy", "search")),
+        *(f"kind_{kind}" for kind in ("single", "pair", "straight", "double_dragon", "bomb")),
+        "team_a", "team_b", "hook_done", "unhook_done", "offer_hook", "offer_unhook",
+        "window_hook", "window_unhook", "window_open_hook", "window_open_unhook",
+        "result_place", "result_player", "result_team", "round_won", "round_won_stay",
+    ]  # fmt: skip
+    assert not [key for key in dynamic if key not in english]
+
+
+def test_every_server_error_code_has_a_message() -> None:
+    protocol = (WEB.parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    table = protocol.split("## 6. Error codes", 1)[1]
+    codes = set(re.findall(r"^\| `([a-z_]+)` \|", table, re.MULTILINE))
+    assert codes, "no error codes found in docs/protocol.md"
+    # Errors a person can cause from the page get their own words; the rest are protocol
+    # mistakes the client never makes and fall back to the server's message.
+    client_never_sends = {
+        "bad_json", "bad_message", "unknown_type", "too_large", "hello_required",
+        "bad_protocol", "already_hello", "not_away",
+    }  # fmt: skip
+    english = _strings("en")
+    missing = sorted(c for c in codes - client_never_sends if f"error_{c}" not in english)
+    assert not missing
