@@ -19,7 +19,7 @@ import {
   seatName,
   teamName,
 } from "./table.js";
-import { openReplay } from "./replay.js";
+import { openReplay, rerenderReplay } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -899,6 +899,7 @@ async function main() {
   i18n.onLanguageChange(() => {
     $("lang-select").value = i18n.language();
     render();
+    rerenderReplay();
     if (app.resultShown && !$("results").hidden) showResults(app.resultShown.result, app.resultShown.previousLevels);
   });
   $("create-form").addEventListener("submit", createTable);

@@ -66,6 +66,9 @@ export function renderRing(root, state) {
   const finished = view.finished || [];
   const actions = recentActions(view);
   root.replaceChildren();
+  // Many seats on a narrow felt: smaller boxes that keep name, count, place and last move.
+  root.classList.toggle("ring-compact", players >= 6 && root.clientWidth > 0 && root.clientWidth < 640);
+  root.parentElement?.classList.toggle("felt-many", players >= 6);
   for (let seat = 0; seat < players; seat += 1) {
     const offset = (seat - bottom + players) % players;
     // Angle 90deg is the bottom; clockwise on screen goes to the left first.
@@ -85,7 +88,7 @@ export function renderRing(root, state) {
     if (seat === state.mySeat) name.textContent += ` (${t("you")})`;
     box.append(name);
     const meta = el("div", "seat-meta");
-    meta.append(el("span", "", teamName(seat % 2)));
+    meta.append(el("span", "seat-team", teamName(seat % 2)));
     const count = el("span", "seat-count", String(view.counts[seat]));
     count.dataset.testid = `count-${seat}`;
     count.title = t("cards_left");
