@@ -228,10 +228,8 @@ class Player:
         while not until(self) and not self.vanished:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"seat {self.seat} at {self.code}: no end in sight")
-            try:
+            with contextlib.suppress(OSError, websockets.ConnectionClosed, TimeoutError):
                 await self._session(until)
-            except (OSError, websockets.ConnectionClosed, TimeoutError):
-                pass
             if not until(self) and not self.vanished:
                 self.reconnects += 1
                 await asyncio.sleep(0.1)
@@ -323,9 +321,7 @@ class Conn:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(
-        cls, ws_base: str, code: str, token: str | None = None, **hello: Any
-    ) -> Conn:
+    async def open(cls, ws_base: str, code: str, token: str | None = None, **hello: Any) -> Conn:
         conn = cls(await open_raw(f"{ws_base}/ws/{code}"))
         body: dict[str, Any] = {"type": "hello", "protocol": 1, **hello}
         if token is not None:
@@ -432,9 +428,7 @@ def is_root() -> bool:
 # ---------------------------------------------------------------- a started table
 
 
-async def seated_table(
-    server: LiveServer, **options: Any
-) -> tuple[str, list[str], list[Conn]]:
+async def seated_table(server: LiveServer, **options: Any) -> tuple[str, list[str], list[Conn]]:
     """A table whose four seats are connected and whose first match has started."""
     code, tokens = create_table(server, **options)
     conns = [await Conn.open(server.ws, code, token) for token in tokens]
@@ -467,5 +461,5 @@ async def play_moves(conns: list[Conn], count: int, policy: Policy = shedding_po
         assert reply["type"] == "ack", reply
         version = reply["v"]
         for other in conns:
-            await other.wait_for(lambda m: m["type"] == "update" and m["v"] >= reply["v"])
+            await other.wait_for(lambda m, v=version: m["type"] == "update" and m["v"] >= v)
     return version

@@ -10,7 +10,6 @@ import statistics
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -95,14 +94,12 @@ def test_a_flood_is_rate_limited_then_closed(server: LiveServer) -> None:
                 for _ in range(5):
                     conn = await Conn.open(server.ws, code, tokens[1])
                     ping = orjson.dumps({"type": "ping", "id": 1}).decode()
-                    with_breaks = 0
-                    for _ in range(400):  # hundreds a second from one socket
+                    for sent in range(1, 401):  # hundreds a second from one socket
                         try:
                             await conn.ws.send(ping)
                         except websockets.ConnectionClosed:
                             break
-                        with_breaks += 1
-                        if with_breaks % 50 == 0:
+                        if sent % 50 == 0:
                             await asyncio.sleep(0.05)
                     await asyncio.wait_for(conn._reader, 5)
                     floods.append(conn)
@@ -145,11 +142,9 @@ def test_oversized_messages_close_the_connection(server: LiveServer) -> None:
 
 def test_a_thousand_idle_sockets_are_closed_without_hurting_play(server: LiveServer) -> None:
     async def scenario() -> None:
-        code, tokens = create_table(server, **QUIET)
+        code, _ = create_table(server, **QUIET)
         async with observed(server) as during:
-            idle = await asyncio.gather(
-                *(open_raw(f"{server.ws}/ws/{code}") for _ in range(1000))
-            )
+            idle = await asyncio.gather(*(open_raw(f"{server.ws}/ws/{code}") for _ in range(1000)))
             await during(1.0)
         # Spectators that did say hello: the table's connection limit holds.
         spectators = []
@@ -161,6 +156,7 @@ def test_a_thousand_idle_sockets_are_closed_without_hurting_play(server: LiveSer
         assert "too_many_connections" in _codes(refused.messages)
         for conn in spectators:
             await conn.close()
+
         # The idle ones never said hello: the server closes them (hello timeout).
         async def closed_by_server(ws: Any) -> int | None:
             with pytest.raises(websockets.ConnectionClosed):
@@ -168,9 +164,7 @@ def test_a_thousand_idle_sockets_are_closed_without_hurting_play(server: LiveSer
                     await ws.recv()
             return int(ws.close_code or 0)
 
-        codes = await asyncio.wait_for(
-            asyncio.gather(*(closed_by_server(ws) for ws in idle)), 20
-        )
+        codes = await asyncio.wait_for(asyncio.gather(*(closed_by_server(ws) for ws in idle)), 20)
         assert set(codes) == {1008}
 
     asyncio.run(scenario())
@@ -179,7 +173,7 @@ def test_a_thousand_idle_sockets_are_closed_without_hurting_play(server: LiveSer
 def test_forged_and_foreign_tokens_are_refused(server: LiveServer) -> None:
     async def scenario() -> None:
         code, tokens = create_table(server, **QUIET)
-        other_code, other_tokens = create_table(server, **QUIET)
+        _, other_tokens = create_table(server, **QUIET)
         forged = [secrets.token_urlsafe(24), tokens[0][:-1] + "A", "", "x" * 5000, other_tokens[1]]
         for token in forged:
             conn = await Conn.open(server.ws, code, token) if len(token) < 4000 else None
@@ -254,8 +248,13 @@ def test_spectators_cannot_act_and_nobody_gets_another_hand(server: LiveServer) 
         assert other.you is not None
         for asked in (
             {"type": "hint", "id": "h", "seat": you["seat"]},
-            {"type": "move", "id": "m", "v": version, "move": you["legal_moves"][0],
-             "seat": you["seat"]},
+            {
+                "type": "move",
+                "id": "m",
+                "v": version,
+                "move": you["legal_moves"][0],
+                "seat": you["seat"],
+            },
         ):
             reply = await other.request(asked)
             assert reply["type"] == "error", reply
