@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -178,3 +179,13 @@ def test_a_full_match_at_two_players() -> None:
         observation, _, terminated, truncated, _ = table.last()
         table.step(None if terminated or truncated else random_legal_action(observation, rng))
     assert table.agents == []
+
+
+def test_the_docs_example_runs_a_match() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "env.md").read_text(encoding="utf-8")
+    example = text.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict[str, object] = {}
+    exec(compile(example, "docs/env.md", "exec"), namespace)
+    table = namespace["table"]
+    assert table.agents == []  # type: ignore[attr-defined]
+    assert table.unwrapped.match.is_over  # type: ignore[attr-defined]
