@@ -409,8 +409,24 @@ def test_replays_only_once_a_match_is_over(make_server: Callable[..., ThreadServ
         assert in_progress.status_code == 409
         assert in_progress.json()["error"]["code"] == "match_in_progress"
         assert "hands" not in in_progress.text
+        # A hint: what the greedy bot would play, changing nothing.
+        you = next(m["you"] for m in reversed(host.received) if m.get("you"))
+        if you["decision"] is not None:
+            await host.send({"type": "hint", "id": "h"})
+            answer = await host.until(lambda m: m.get("id") == "h")
+            assert answer["type"] in ("hint", "error")  # the turn timer may have run out
+            if answer["type"] == "hint":
+                assert answer["move"] in you["legal_moves"]
         # The absent host is played by a bot after each 50 ms turn timer, to the end.
         await host.until(lambda m: m["type"] == "update" and m["state"]["match_over"], 60)
+        await host.send({"type": "hint", "id": "late"})
+        assert (await host.until(lambda m: m.get("id") == "late"))["code"] == "no_decision"
+        # Play again at the same table: match 2, same seats.
+        await host.send({"type": "play_again", "id": "again"})
+        again = await host.until(
+            lambda m: m["type"] == "update" and any(e["type"] == "match_start" for e in m["events"])
+        )
+        assert again["state"]["match_number"] == 2 and not again["state"]["match_over"]
         await host.close()
         return code
 
@@ -421,4 +437,4 @@ def test_replays_only_once_a_match_is_over(make_server: Callable[..., ThreadServ
     first = replay["rounds"][0]["start"]
     assert len(first["hands"]) == 2 and all(first["hands"])
     assert replay["steps"][-1]["events"][-1]["type"] in ("match_over", "round_start")
-    assert httpx.get(f"{server.url}/api/tables/{code}/replays/2").status_code == 404
+    assert httpx.get(f"{server.url}/api/tables/{code}/replays/3").status_code == 404
