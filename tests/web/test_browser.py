@@ -7,6 +7,7 @@ comes from the server's fixed seed.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -279,3 +280,57 @@ def test_a_finished_match_shows_the_winner_replays_and_plays_again(
         arg=code,
         polling=200,
     )
+
+
+def test_a_lost_update_makes_the_page_reconnect_from_the_last_version_it_saw(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("player", 390, 844)
+    sent: list[dict[str, Any]] = []
+    dropped: list[dict[str, Any]] = []
+    drop_next_update = {"armed": False}
+
+    def route(socket: Any) -> None:
+        server = socket.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            sent.append(json.loads(message))
+            server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if drop_next_update["armed"] and data["type"] == "update":
+                drop_next_update["armed"] = False
+                dropped.append(data)  # lost on the way: the page must notice the gap
+                return
+            socket.send(message)
+
+        socket.on_message(from_page)
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws/"), route)
+    code = _create_table(page, server_url, "Ann")
+    page.click("[data-testid=fill-bots]")
+    page.locator("[data-testid=start]:enabled").click()
+    page.locator("#game[data-prompt]:not([data-prompt=''])").wait_for()
+
+    drop_next_update["armed"] = True  # the update carrying our own move gets lost
+    stats = Stats()
+    assert _act(page, 0, stats)
+    assert dropped, "no update was dropped"
+    lost = dropped[0]["v"]
+    hellos = [m for m in sent if m["type"] == "hello"]
+    assert len(hellos) == 2, hellos
+    assert hellos[1]["since"] == lost - 1
+    assert "token" in hellos[1]
+
+    # Once the table waits for us again, the page shows what a fresh page shows.
+    page.locator("#game[data-prompt]:not([data-prompt=''])").wait_for()
+    fresh = new_page("fresh", 390, 844)
+    fresh.goto(f"{server_url}/t/{code}")
+    fresh.locator("[data-testid=seat-0]").wait_for()
+    fresh.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
+    for seat in range(4):
+        mine = page.locator(f"[data-testid=count-{seat}]").inner_text()
+        assert mine == fresh.locator(f"[data-testid=count-{seat}]").inner_text()
+    assert page.locator("#log li").all_inner_texts() == fresh.locator("#log li").all_inner_texts()
