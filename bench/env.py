@@ -69,7 +69,7 @@ class NoOpTable(raw_env):
         self._turns = 0
         self._constant = {
             "observation": np.zeros(self.encoder.layout.size, dtype=np.int8),
-            "action_mask": np.ones(self.table.size, dtype=np.int8),
+            "action_mask": np.ones(self.action_table.size, dtype=np.int8),
         }
 
     def observe(self, agent: str) -> dict[str, Any]:

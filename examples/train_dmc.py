@@ -81,14 +81,14 @@ class DMCBot:
 
     def __init__(self, agent: DMCAgent, rules: Rules) -> None:
         self.agent = agent
-        self.table = action_table(rules)
+        self.actions = action_table(rules)
 
     def choose(self, view: dict[str, Any], legal_moves: Sequence[str], rng: random.Random) -> str:
         if len(legal_moves) == 1:
             return legal_moves[0]
         encoded = encode_view(view)
         [action] = self.agent.choose(encoded["observation"][None], encoded["action_mask"][None])
-        return self.table.action_to_move(action)
+        return self.actions.action_to_move(action)
 
 
 @dataclass
@@ -187,7 +187,7 @@ def train(
     sample_rng = np.random.default_rng(seed)
     probe = raw_env(players=4)
     observation_size = probe.encoder.layout.size
-    model = build_model(observation_size, probe.table.size)
+    model = build_model(observation_size, probe.action_table.size)
     optimizer = torch.optim.Adam(model.parameters(), lr=3e-4)
     agent = DMCAgent(model)
     replay = Replay(200_000, observation_size)

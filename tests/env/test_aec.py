@@ -33,7 +33,7 @@ def test_metadata_agents_and_spaces() -> None:
     assert table.possible_agents == [f"player_{i}" for i in range(6)]
     space = table.observation_space("player_0")
     assert set(space.spaces) == {"observation", "action_mask"}
-    assert table.action_space("player_0").n == table.unwrapped.table.size == 290
+    assert table.action_space("player_0").n == table.unwrapped.action_table.size == 290
 
 
 def test_seed_deals_the_match_of_that_seed() -> None:

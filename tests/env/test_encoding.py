@@ -69,7 +69,7 @@ def test_tribute_and_returns_are_encoded() -> None:
     assert sections["team_levels"][0, RANKS.index("4")] == 1
     assert sections["team_levels"][1, RANKS.index("2")] == 1
     mask = environment.observe("player_0")["action_mask"]
-    labels = {environment.table.labels[a] for a in np.flatnonzero(mask)}
+    labels = {environment.action_table.labels[a] for a in np.flatnonzero(mask)}
     assert labels == {f"return {rank}" for rank in "23456789"}
     environment.step(environment.move_to_action("7", "return"))
     assert_matches_views(environment)

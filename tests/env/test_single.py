@@ -30,7 +30,7 @@ def test_rounds_against_bots_pay_the_level_swing(bot: str) -> None:
     rng = random.Random(0)
     for seed in range(3):
         observation, _ = game.reset(seed=seed)
-        assert game.table.agent_selection == "player_2"
+        assert game.aec.agent_selection == "player_2"
         total = 0.0
         done = False
         while not done:
@@ -38,7 +38,7 @@ def test_rounds_against_bots_pay_the_level_swing(bot: str) -> None:
             observation, reward, terminated, truncated, _ = game.step(action)
             total += float(reward)
             done = terminated or truncated
-        finished = game.table.round
+        finished = game.aec.round
         swing = len(finished.caught)
         assert total == (swing if finished.winning_team == 0 else -swing)
         with pytest.raises(RuntimeError, match="reset"):
@@ -75,10 +75,10 @@ def test_illegal_action_ends_the_episode_or_raises() -> None:
 
     strict = SingleAgentEnv(seat=0, bot="random", illegal="raise")
     observation, _ = strict.reset(seed=1)
-    before = strict.table.round
+    before = strict.aec.round
     with pytest.raises(IllegalAction):
         strict.step(illegal)
-    assert strict.table.round is before
+    assert strict.aec.round is before
 
 
 def test_bad_seat_is_refused() -> None:

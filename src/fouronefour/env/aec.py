@@ -71,17 +71,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.reward_mode: RewardMode = reward
         self.max_rounds = max_rounds
         self.encoder = Encoder(self.rules)
-        self.table: ActionTable = self.encoder.table
+        self.action_table: ActionTable = self.encoder.table
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agent_selection: str = self.possible_agents[0]
         observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(0, 1, (self.encoder.layout.size,), np.int8),
-                "action_mask": spaces.Box(0, 1, (self.table.size,), np.int8),
+                "action_mask": spaces.Box(0, 1, (self.action_table.size,), np.int8),
             }
         )
-        action_space = spaces.Discrete(self.table.size)
+        action_space = spaces.Discrete(self.action_table.size)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self._seeder = random.Random()
@@ -92,7 +92,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._rounds_done = 0
         self._record = self.encoder.new_record()
         self._log_seen = 0
-        self._no_moves = np.zeros(self.table.size, dtype=np.int8)
+        self._no_moves = np.zeros(self.action_table.size, dtype=np.int8)
         self._mask = bytearray()
         self._mask_round: Round | None = None
         self._rewarded = False
@@ -213,10 +213,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def action_to_move(self, action: int) -> str:
         """The move text of ``action`` (see :class:`~fouronefour.env.actions.ActionTable`)."""
-        return self.table.action_to_move(action)
+        return self.action_table.action_to_move(action)
 
     def move_to_action(self, move: str, decision: Decision | str = Decision.PLAY) -> int:
-        return self.table.move_to_action(move, decision)
+        return self.action_table.move_to_action(move, decision)
 
     def view(self, seat: int) -> dict[str, Any]:
         """The engine's view for ``seat`` (what a bot from :mod:`fouronefour.bots` gets)."""
@@ -247,12 +247,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         if action is None or isinstance(action, bool):
             raise IllegalAction(f"seat {current.to_act} must act; got {action!r}")
         try:
-            move = self.table.action_to_move(action)
+            move = self.action_table.action_to_move(action)
         except ValueError as error:
             raise IllegalAction(str(error)) from None
         if not self._legal_mask(current)[int(action)]:
             raise IllegalAction(
-                f"action {int(action)} ({self.table.labels[int(action)]}) is not legal for "
+                f"action {int(action)} ({self.action_table.labels[int(action)]}) is not legal for "
                 f"seat {current.to_act} ({decision}); legal: {', '.join(current.legal_moves())}"
             )
         return move

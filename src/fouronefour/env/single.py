@@ -54,19 +54,19 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Observation], int]):
         if illegal not in ("terminate", "raise"):
             raise ValueError(f"illegal must be 'terminate' or 'raise', not {illegal!r}")
         self.illegal = illegal
-        self.table = raw_env(players, render_mode, reward, max_rounds, **rule_options)
+        self.aec = raw_env(players, render_mode, reward, max_rounds, **rule_options)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be one of 0..{players - 1}, not {seat!r}")
         self.seat = seat
-        self.agent = self.table.possible_agents[seat]
+        self.agent = self.aec.possible_agents[seat]
         self.bot_name = bot or default_bot()
         params = bot_params or {}
         self.bots = {
             other: bots.get(self.bot_name, **params) for other in range(players) if other != seat
         }
         self.render_mode = render_mode
-        self.observation_space = self.table.observation_space(self.agent)
-        self.action_space = self.table.action_space(self.agent)
+        self.observation_space = self.aec.observation_space(self.agent)
+        self.action_space = self.aec.action_space(self.agent)
         self._bot_rng = random.Random()
 
     def reset(
@@ -74,15 +74,15 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Observation], int]):
     ) -> tuple[dict[str, Observation], dict[str, Any]]:
         super().reset(seed=seed)
         table_seed = seed if seed is not None else int(self.np_random.integers(2**62))
-        self.table.reset(seed=table_seed, options=options)
+        self.aec.reset(seed=table_seed, options=options)
         self._bot_rng = random.Random(f"bots/{table_seed}")
         self._let_bots_play()
-        return self.table.observe(self.agent), {}
+        return self.aec.observe(self.agent), {}
 
     def step(
         self, action: int
     ) -> tuple[dict[str, Observation], SupportsFloat, bool, bool, dict[str, Any]]:
-        table = self.table
+        table = self.aec
         if self._episode_over():
             raise RuntimeError("the episode is over: call reset()")
         if not self.action_space.contains(action):
@@ -99,13 +99,13 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Observation], int]):
         return table.observe(self.agent), reward, terminated, truncated, {}
 
     def render(self) -> str | None:
-        return self.table.render()
+        return self.aec.render()
 
     def _episode_over(self) -> bool:
-        return self.table.terminations[self.agent] or self.table.truncations[self.agent]
+        return self.aec.terminations[self.agent] or self.aec.truncations[self.agent]
 
     def _let_bots_play(self) -> None:
-        table = self.table
+        table = self.aec
         while not self._episode_over() and table.agent_selection != self.agent:
             seat = table.possible_agents.index(table.agent_selection)
             view = table.view(seat)
