@@ -65,6 +65,9 @@ class Change:
     moves: tuple[str, ...] = ()
     first_move_index: int = 0
     match_over: bool = False
+    #: The tables row (status, match number) changed; otherwise a change with moves only
+    #: writes the moves, which carry the version (one statement: the common case is cheap).
+    table_row: bool = True
 
 
 class Storage(Protocol):
@@ -91,7 +94,7 @@ CREATE TABLE IF NOT EXISTS matches (
     over INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (code, number));
 CREATE TABLE IF NOT EXISTS moves (
     code TEXT NOT NULL, number INTEGER NOT NULL, idx INTEGER NOT NULL, move TEXT NOT NULL,
-    PRIMARY KEY (code, number, idx));
+    version INTEGER NOT NULL, PRIMARY KEY (code, number, idx));
 """
 
 
@@ -139,14 +142,24 @@ class SqliteStorage:
         )
 
     def commit(self, change: Change) -> None:
+        rows = [
+            (change.code, change.match_number, change.first_move_index + i, move, change.version)
+            for i, move in enumerate(change.moves)
+        ]
         with self._lock:
             conn = self._conn
+            if len(rows) == 1 and not (change.table_row or change.seats or change.new_match):
+                # One statement is one transaction in autocommit mode.
+                conn.execute("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", rows[0])
+                return
             conn.execute("BEGIN")
             try:
-                conn.execute(
-                    "UPDATE tables SET status = ?, version = ?, match_number = ? WHERE code = ?",
-                    (change.status, change.version, change.match_number, change.code),
-                )
+                if change.table_row or not rows:
+                    conn.execute(
+                        "UPDATE tables SET status = ?, version = ?, match_number = ? "
+                        "WHERE code = ?",
+                        (change.status, change.version, change.match_number, change.code),
+                    )
                 if change.seats:
                     self._upsert_seats(change.code, change.seats)
                 if change.new_match is not None:
@@ -155,14 +168,8 @@ class SqliteStorage:
                         "INSERT INTO matches (code, number, seed, rules) VALUES (?, ?, ?, ?)",
                         (change.code, new.number, new.seed, orjson.dumps(new.rules).decode()),
                     )
-                if change.moves:
-                    conn.executemany(
-                        "INSERT INTO moves VALUES (?, ?, ?, ?)",
-                        [
-                            (change.code, change.match_number, change.first_move_index + i, m)
-                            for i, m in enumerate(change.moves)
-                        ],
-                    )
+                if rows:
+                    conn.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", rows)
                 if change.match_over:
                     conn.execute(
                         "UPDATE matches SET over = 1 WHERE code = ? AND number = ?",
@@ -195,6 +202,10 @@ class SqliteStorage:
                         (code,),
                     )
                 ]
+                (moved,) = conn.execute(
+                    "SELECT MAX(version) FROM moves WHERE code = ?", (code,)
+                ).fetchone()
+                version = max(version, moved or 0)
                 table = StoredTable(
                     code,
                     orjson.loads(options),

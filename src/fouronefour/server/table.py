@@ -321,6 +321,7 @@ class Table:
         self._last_private: dict[int, tuple[Any, ...]] = {}
         self._accepted: dict[int, OrderedDict[str, Ack]] = {}
         self._bot_pending: set[tuple[int, int]] = set()
+        self._hands: dict[int, tuple[object, str]] = {}
 
     # ------------------------------------------------------------ construction
 
@@ -656,7 +657,12 @@ class Table:
                 {"type": "status", "status": self.status, "match_number": self.match_number}
             )
         self._commit(
-            events, new_prompts=True, moves=tuple(moves), first_move_index=first, match_over=over
+            events,
+            new_prompts=True,
+            moves=tuple(moves),
+            first_move_index=first,
+            match_over=over,
+            table_row=over,
         )
 
     def _next_window(self, match: Match, claimable: _Claimable | None) -> Window | None:
@@ -792,9 +798,21 @@ class Table:
             "match_winner": m.winning_team,
         }
 
+    def _hand(self, seat: int) -> str:
+        """The seat's hand text, cached: the engine keeps an unchanged hand's counts object."""
+        if self.match is None:
+            return ""
+        r = self.match.round
+        counts = r.hand_counts(seat)
+        cached = self._hands.get(seat)
+        if cached is not None and cached[0] is counts:
+            return cached[1]
+        text = r.hand(seat)
+        self._hands[seat] = (counts, text)
+        return text
+
     def _private(self, seat: int, prompts: dict[int, tuple[str, list[str]]]) -> tuple[Any, ...]:
-        m = self.match
-        hand = m.round.hand(seat) if m is not None else ""
+        hand = self._hand(seat)
         prompt = prompts.get(seat)
         if prompt is None:
             return (hand, None, (), None, None, self.seats[seat].away)
@@ -835,6 +853,7 @@ class Table:
         seats: tuple[StoredSeat, ...] = (),
         new_match: NewMatch | None = None,
         match_over: bool = False,
+        table_row: bool = True,
     ) -> Update:
         """Write, version, publish one update; then arm the timers and bots it calls for."""
         if new_prompts:
@@ -858,6 +877,7 @@ class Table:
                 moves,
                 first_move_index,
                 match_over,
+                table_row,
             )
         )
         self.version = version
