@@ -447,10 +447,19 @@ def acting(conns: list[Conn]) -> Conn:
     raise AssertionError("nobody has a decision")
 
 
+async def settle(conns: list[Conn]) -> int:
+    """Wait until every connection has the latest version any of them has; returns it."""
+    version = max(c.version or 0 for c in conns)
+    for conn in conns:
+        await conn.wait_for(lambda m: m["type"] in ("update", "snapshot") and m["v"] >= version)
+    return version
+
+
 async def play_moves(conns: list[Conn], count: int, policy: Policy = shedding_policy) -> int:
     """Play ``count`` decisions through the seats' own connections; returns the version."""
     version = 0
     for n in range(count):
+        await settle(conns)
         conn = acting(conns)
         you = conn.you
         assert you is not None

@@ -100,9 +100,12 @@ def test_a_vanished_player_is_covered_and_comes_back(
             others = [p for p in players if p is not ghost]
             # The table goes on without them: the window closes, the timer hands the seat
             # to the bot, which plays for it.
-            async with asyncio.timeout(20):
-                while not _covered(others, ghost.seat or 0, seen_before):
-                    await asyncio.sleep(0.05)
+            try:
+                async with asyncio.timeout(20):
+                    while not all(_covered(others, ghost.seat or 0, seen_before).values()):
+                        await asyncio.sleep(0.05)
+            except TimeoutError:
+                raise AssertionError(_covered(others, ghost.seat or 0, seen_before)) from None
             # They come back with their token (and the last version they saw) ...
             ghost.vanished = False
             ghost.vanish_when = None
@@ -125,13 +128,11 @@ def test_a_vanished_player_is_covered_and_comes_back(
         assert "Traceback" not in server.log_text()
 
 
-def _covered(others: list[Player], seat: int, since: int) -> bool:
+def _covered(others: list[Player], seat: int, since: int) -> dict[str, bool]:
     """The others saw ``seat`` go offline, be marked away and have a move made for it."""
     events = _events_of(others, seat)
     offline = any(e["type"] == "seat" and e["seat"] == seat and not e["online"] for e in events)
     away = any(e["type"] == "seat" and e["seat"] == seat and e["away"] for e in events)
-    moved = any(
-        e["type"] in ("play", "pass", "return") and e.get("seat") == seat for e in events[-50:]
-    )
+    moved = any(e["type"] in ("play", "pass", "return") and e.get("seat") == seat for e in events)
     later = max((p.version or 0) for p in others) > since + 2
-    return offline and away and moved and later
+    return {"offline": offline, "away": away, "moved for": moved, "went on": later}
