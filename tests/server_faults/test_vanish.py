@@ -30,8 +30,8 @@ def _first_turn(player: Player, message: dict[str, Any]) -> bool:
     return you is not None and you["decision"] == "play"
 
 
-def _events_of(players: list[Player], seat: int) -> list[dict[str, Any]]:
-    """Events the other seats saw after ``seat`` vanished (from their recorded bytes)."""
+def _events_of(players: list[Player], seat: int, since: int) -> list[dict[str, Any]]:
+    """Events after version ``since`` as another seat saw them (from its recorded bytes)."""
     import orjson
 
     events = []
@@ -40,7 +40,7 @@ def _events_of(players: list[Player], seat: int) -> list[dict[str, Any]]:
             continue
         for text in player.received:
             message = orjson.loads(text)
-            if message["type"] == "update":
+            if message["type"] == "update" and message["v"] > since:
                 events.extend(message["events"])
         break
     return events
@@ -130,7 +130,7 @@ def test_a_vanished_player_is_covered_and_comes_back(
 
 def _covered(others: list[Player], seat: int, since: int) -> dict[str, bool]:
     """The others saw ``seat`` go offline, be marked away and have a move made for it."""
-    events = _events_of(others, seat)
+    events = _events_of(others, seat, since)
     offline = any(e["type"] == "seat" and e["seat"] == seat and not e["online"] for e in events)
     away = any(e["type"] == "seat" and e["seat"] == seat and e["away"] for e in events)
     moved = any(e["type"] in ("play", "pass", "return") and e.get("seat") == seat for e in events)
