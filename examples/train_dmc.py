@@ -181,8 +181,9 @@ def train(
     batch: int = 512,
     updates_per_step: float = 0.25,
     show_progress: bool = True,
+    max_rounds: int | None = None,
 ) -> tuple[DMCAgent, TrainingStats]:
-    """Self-play DMC for ``seconds`` of wall time."""
+    """Self-play DMC for ``seconds`` of wall time (or until ``max_rounds`` rounds are done)."""
     torch.manual_seed(seed)
     sample_rng = np.random.default_rng(seed)
     probe = raw_env(players=4)
@@ -204,6 +205,8 @@ def train(
     with Progress(*columns, disable=not show_progress) as progress:
         task = progress.add_task("train", total=seconds, info="")
         while (elapsed := time.perf_counter() - start) < seconds:
+            if max_rounds is not None and stats.rounds >= max_rounds:
+                break
             epsilon = max(0.02, 0.15 * (1 - elapsed / seconds))
             decisions, rounds = play.step(agent, epsilon, replay)
             stats.decisions += decisions

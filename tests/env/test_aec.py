@@ -159,6 +159,16 @@ def test_bad_options_are_refused() -> None:
     table = raw_env(players=4)
     with pytest.raises(ValueError, match="round"):
         table.reset(options={"round": "33456"})
+    table.reset(seed=1)
+    before = table.round
+    start = ff.Match(ff.Rules(players=4), seed=2).round
+    with pytest.raises(ValueError, match="level"):
+        table.reset(options={"round": start, "levels": ("2", "Z")})
+    with pytest.raises(ValueError, match="two levels"):
+        table.reset(options={"round": start, "levels": "22"})
+    with pytest.raises(ValueError, match="round"):
+        table.reset(options={"round": ff.Match(ff.Rules(players=6), seed=2).round})
+    assert table.round is before
 
 
 def test_rule_options_reach_the_engine() -> None:

@@ -17,7 +17,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..engine import Decision, Match, Round, Rules
-from ..engine.cards import INDEX
+from ..engine.cards import INDEX, level_index
 from .actions import ActionTable
 from .encoding import Encoder, Observation
 
@@ -106,6 +106,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        options = options or {}
+        start = options.get("round")
+        if start is not None:  # checked before anything changes
+            if not isinstance(start, Round) or start.rules != self.rules or start.is_over:
+                raise ValueError("options['round'] must be a Round in progress with these rules")
+            given = options.get("levels", (start.level, start.level))
+            if isinstance(given, str) or len(given) != 2:
+                raise ValueError(f"options['levels'] must be two levels, not {given!r}")
+            start_levels = (level_index(given[0]), level_index(given[1]))
         if seed is not None:
             self._seeder = random.Random(seed)
             match_seed = seed
@@ -119,14 +128,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._rounds_done = 0
         self._rewarded = False
-        options = options or {}
-        start = options.get("round")
         if start is not None:
-            if not isinstance(start, Round) or start.rules != self.rules or start.is_over:
-                raise ValueError("options['round'] must be a Round in progress with these rules")
-            levels = options.get("levels", (start.level, start.level))
             self._match = None
-            self._start_round(start, (INDEX[levels[0]], INDEX[levels[1]]))
+            self._start_round(start, start_levels)
         else:
             self._match = Match(self.rules, match_seed)
             self._start_round(self._match.round, (0, 0))
