@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import socket
 import subprocess
 import sys
@@ -36,6 +37,8 @@ CHROMIUM_ARGS = [
 SERVER_SEED = 414
 
 
+#: The session server's output, copied next to the screenshots when a test fails.
+_SERVER_LOGS: list[Path] = []
 #: Talks to the local server directly, whatever proxy the environment names.
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -74,6 +77,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--hook-seconds", "6",
         "--turn-seconds", "90",
     ]  # fmt: skip
+    _SERVER_LOGS.append(workdir / "server.log")
     log = (workdir / "server.log").open("wb")
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=workdir)
     url = f"http://127.0.0.1:{port}"
@@ -134,6 +138,9 @@ def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[
             with contextlib.suppress(Exception):
                 shot = ARTIFACTS / f"{request.node.name}-{name}.png"
                 page.screenshot(path=str(shot), full_page=True)
+        for server_log in _SERVER_LOGS:
+            with contextlib.suppress(OSError):
+                shutil.copyfile(server_log, ARTIFACTS / f"{request.node.name}-server.log")
     for _, context, _ in opened:
         with contextlib.suppress(Exception):
             context.close()

@@ -67,7 +67,8 @@ def test_every_key_the_client_names_exists() -> None:
         *(f"kind_{kind}" for kind in ("single", "pair", "straight", "double_dragon", "bomb")),
         "team_a", "team_b", "hook_done", "unhook_done", "offer_hook", "offer_unhook",
         "window_hook", "window_unhook", "window_open_hook", "window_open_unhook",
-        "result_place", "result_player", "result_team", "round_won", "round_won_stay",
+        "result_place", "result_player", "result_team",
+        "round_won", "round_won_stay", "round_won_final",
     ]  # fmt: skip
     assert not [key for key in dynamic if key not in english]
 

@@ -362,6 +362,7 @@ function gameView() {
 
 function renderState() {
   return {
+    lastResult: app.results[app.results.length - 1] || null,
     seats: app.table.seats.map((seat) => ({
       name: seat.name,
       bot: seat.kind === "bot" ? app.table.options.bot : null,

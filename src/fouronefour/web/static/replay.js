@@ -4,6 +4,7 @@
 
 import { t } from "./i18n.js";
 import { moveElement, moveLabel } from "./cards.js";
+import { moveKind } from "./moves.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -40,7 +41,7 @@ function describeStep(replay, frame) {
   if (step.decision === "hook") return t("log_hook", { name, move });
   if (step.decision === "unhook") return t("log_unhook", { name, move });
   if (step.decision === "return") return t("replay_returns", { name, card: move });
-  return t("log_play", { name, move });
+  return t("log_play", { name, kind: t(`kind_${moveKind(step.move)}`), move });
 }
 
 function render() {
@@ -72,7 +73,7 @@ function render() {
       who.append(document.createElement("br"), t("replay_on_top"), " ", top);
     }
     row.append(who);
-    const hand = moveElement(reveal.hands[seat], { size: "mini", level: reveal.level });
+    const hand = moveElement(reveal.hands[seat], { size: "table", level: reveal.level });
     hand.dataset.testid = `replay-hand-${seat}`;
     row.append(hand);
     seats.push(row);

@@ -229,7 +229,8 @@ export function renderResults(root, state, result, previousLevels) {
   const gained = "23456789TJQKA".indexOf(after) - "23456789TJQKA".indexOf(before);
   const summary = el("p", "results-summary");
   summary.dataset.testid = "results-summary";
-  summary.textContent = t(gained > 0 ? "round_won" : "round_won_stay", {
+  const final = view.match_over && result === state.lastResult;
+  summary.textContent = t(final ? "round_won_final" : gained > 0 ? "round_won" : "round_won_stay", {
     team: teamName(team),
     caught: result.caught.length,
     gained,
