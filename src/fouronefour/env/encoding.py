@@ -30,8 +30,8 @@ from .actions import ActionTable, action_table
 
 Observation = npt.NDArray[np.int8]
 
-#: Own decision features, in order. "lead" and "follow" are a ``play`` decision with and
-#: without a move to beat.
+#: Own decision features, in order. "lead" is a ``play`` decision with no move to beat,
+#: "follow" one with a move to beat.
 DECISION_FEATURES = ("lead", "follow", "hook", "unhook", "return")
 _RANK_COUNT = len(RANKS)
 
