@@ -36,8 +36,9 @@ export function renderScoreboard(root, state) {
   for (const team of [0, 1]) {
     const chip = el("div", `score-chip team-${team}`);
     chip.dataset.testid = `team-${team}`;
+    chip.title = `${teamName(team)} · ${t("level")} ${levels[team]}`;
     chip.append(el("span", "", teamName(team)));
-    chip.append(el("span", "", t("level")));
+    chip.append(el("span", "score-word", t("level")));
     const badge = el("strong", "level-badge", levels[team] === "T" ? "10" : levels[team]);
     badge.dataset.testid = `team-${team}-level`;
     chip.append(badge);
@@ -45,7 +46,7 @@ export function renderScoreboard(root, state) {
   }
   const round = el("div", "score-chip round-chip");
   round.append(el("span", "", t("round_n", { n: view.round_number || 1 })));
-  round.append(el("span", "", t("plays_at")));
+  round.append(el("span", "score-word", t("plays_at")));
   const levelBadge = el("strong", "level-badge", view.level === "T" ? "10" : view.level);
   levelBadge.dataset.testid = "round-level";
   round.append(levelBadge);
