@@ -845,11 +845,29 @@ async function showReplay() {
       toast(t("no_replays"));
       return;
     }
-    const last = list.matches[list.matches.length - 1];
-    const replay = await api.replay(app.code, last.match);
-    $("results").hidden = true;
-    showScreen("screen-replay");
-    openReplay(replay, () => showScreen("screen-table"));
+    const picker = $("replay-match");
+    picker.replaceChildren(
+      ...list.matches.map((entry) => {
+        const option = document.createElement("option");
+        option.value = String(entry.match);
+        option.textContent = t("replay_match", {
+          n: entry.match,
+          team: teamName(entry.winning_team),
+          rounds: entry.rounds,
+        });
+        return option;
+      }),
+    );
+    picker.hidden = list.matches.length < 2;
+    const open = async (match) => {
+      const replay = await api.replay(app.code, match);
+      picker.value = String(match);
+      $("results").hidden = true;
+      showScreen("screen-replay");
+      openReplay(replay, () => showScreen("screen-table"));
+    };
+    picker.onchange = () => open(Number(picker.value)).catch(showError);
+    await open(list.matches[list.matches.length - 1].match);
   } catch (error) {
     showError(error);
   }
