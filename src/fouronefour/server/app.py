@@ -25,7 +25,7 @@ from .errors import ErrorCode, TableError
 from .fanout import Fanout, InProcessFanout
 from .registry import TableRegistry
 from .replay import build_replay
-from .storage import SqliteStorage, Storage
+from .storage import GroupCommitStorage, Storage
 from .table import (
     HOOK_SECONDS_RANGE,
     MAX_DECKS,
@@ -87,13 +87,15 @@ def create_app(
     bots: BotRunner | None = None,
 ) -> FastAPI:
     """The server application; storage, fan-out and bot runner may be replaced."""
-    registry = TableRegistry(
-        config, storage or SqliteStorage(config.db), fanout or InProcessFanout()
-    )
+    storage = storage or GroupCommitStorage(config.db)
+    gate = storage if isinstance(storage, GroupCommitStorage) else None
+    registry = TableRegistry(config, storage, fanout or InProcessFanout())
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
+        if gate is not None:
+            gate.bind(loop)
         runner = bots or ExecutorBotRunner(loop, processes=config.bot_processes)
         registry.start(AsyncioScheduler(loop), runner)
         # Long-lived start-up objects need no collection passes (PERFORMANCE.md: gc pauses).
@@ -191,6 +193,8 @@ def create_app(
             seat = table.seat_for_token(token)
         except TableError as error:
             return _error(error)
+        if gate is not None:  # the seat is on disk before its token is handed out
+            await gate.wait_durable(gate.staged_seq)
         return _json({"seat": seat, "token": token, "table": table.summary()})
 
     @app.get("/api/tables/{code}/replays")
@@ -252,7 +256,7 @@ def create_app(
                 TableError(ErrorCode.TOO_MANY_CONNECTIONS, "this table has too many connections"),
             )
             return
-        await Connection(websocket, table, registry, config).serve()
+        await Connection(websocket, table, registry, config, gate).serve()
 
     return app
 
@@ -276,15 +280,22 @@ class Connection:
     """One WebSocket: a player of one seat or a spectator. Receives its own view only."""
 
     def __init__(
-        self, websocket: WebSocket, table: Table, registry: TableRegistry, config: ServerConfig
+        self,
+        websocket: WebSocket,
+        table: Table,
+        registry: TableRegistry,
+        config: ServerConfig,
+        gate: GroupCommitStorage | None = None,
     ) -> None:
+        self.gate = gate
         self.websocket = websocket
         self.table = table
         self.registry = registry
         self.config = config
         self.seat: int | None = None
         self.greeted = False
-        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        # (durability sequence number it waits for, message); None: close.
+        self._queue: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue()
         self._tokens = float(config.rate_burst)
         self._refilled = time.monotonic()
         self._strikes = 0
@@ -308,16 +319,20 @@ class Connection:
             self._closing = (1008, "too slow")
             self._queue.put_nowait(None)
             return
-        self._queue.put_nowait(data)
+        self._queue.put_nowait((0 if self.gate is None else self.gate.staged_seq, data))
 
     async def _writer(self) -> None:
+        gate = self.gate
         while True:
-            data = await self._queue.get()
-            if data is None:
+            item = await self._queue.get()
+            if item is None:
                 code, reason = self._closing or (1000, "")
                 with contextlib.suppress(Exception):
                     await self.websocket.close(code, reason)
                 return
+            seq, data = item
+            if gate is not None and seq > gate.durable_seq:
+                await gate.wait_durable(seq)  # never send ahead of the disk
             await self.websocket.send_text(data.decode())
 
     # -- incoming

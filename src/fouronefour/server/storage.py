@@ -7,12 +7,17 @@ written in one transaction before the update it belongs to is sent to anybody.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
 import sqlite3
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import orjson
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,23 +147,37 @@ class SqliteStorage:
         )
 
     def commit(self, change: Change) -> None:
-        rows = [
+        with self._lock:
+            rows = self._move_rows(change)
+            if len(rows) == 1 and not (change.table_row or change.seats or change.new_match):
+                # One statement is one transaction in autocommit mode.
+                self._conn.execute("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", rows[0])
+                return
+            self._transaction([change])
+
+    @staticmethod
+    def _move_rows(change: Change) -> list[tuple[str, int, int, str, int]]:
+        return [
             (change.code, change.match_number, change.first_move_index + i, move, change.version)
             for i, move in enumerate(change.moves)
         ]
-        with self._lock:
-            conn = self._conn
-            if len(rows) == 1 and not (change.table_row or change.seats or change.new_match):
-                # One statement is one transaction in autocommit mode.
-                conn.execute("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", rows[0])
-                return
-            conn.execute("BEGIN")
-            try:
+
+    def _transaction(self, changes: list[Change]) -> None:
+        """Write ``changes`` in one transaction, with one statement per kind of row."""
+        conn = self._conn
+        moves: list[tuple[str, int, int, str, int]] = []
+        table_rows: dict[str, tuple[str, int, int, str]] = {}
+        conn.execute("BEGIN")
+        try:
+            for change in changes:
+                rows = self._move_rows(change)
+                moves.extend(rows)
                 if change.table_row or not rows:
-                    conn.execute(
-                        "UPDATE tables SET status = ?, version = ?, match_number = ? "
-                        "WHERE code = ?",
-                        (change.status, change.version, change.match_number, change.code),
+                    table_rows[change.code] = (
+                        change.status,
+                        change.version,
+                        change.match_number,
+                        change.code,
                     )
                 if change.seats:
                     self._upsert_seats(change.code, change.seats)
@@ -168,17 +187,22 @@ class SqliteStorage:
                         "INSERT INTO matches (code, number, seed, rules) VALUES (?, ?, ?, ?)",
                         (change.code, new.number, new.seed, orjson.dumps(new.rules).decode()),
                     )
-                if rows:
-                    conn.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", rows)
                 if change.match_over:
                     conn.execute(
                         "UPDATE matches SET over = 1 WHERE code = ? AND number = ?",
                         (change.code, change.match_number),
                     )
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+            if moves:
+                conn.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", moves)
+            if table_rows:
+                conn.executemany(
+                    "UPDATE tables SET status = ?, version = ?, match_number = ? WHERE code = ?",
+                    list(table_rows.values()),
+                )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
 
     def load_tables(self) -> list[StoredTable]:
         with self._lock:
@@ -244,3 +268,63 @@ class SqliteStorage:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+
+class GroupCommitStorage(SqliteStorage):
+    """SQLite with group commit, for a server on an event loop.
+
+    The changes of one pass of the loop are written in one transaction at the start of the
+    next pass (a commit costs ~0.1 ms however much it holds; per decision it was the largest
+    cost of the server). Nothing may be sent before the change it follows is on disk: every
+    outgoing message notes :attr:`staged_seq` when queued and its writer awaits
+    :meth:`wait_durable` for it. Until :meth:`bind` is called, commits are immediate.
+    """
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._staged: list[Change] = []
+        self._flushed: asyncio.Future[None] | None = None
+        self.staged_seq = 0
+        self.durable_seq = 0
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    def commit(self, change: Change) -> None:
+        if self._loop is None:
+            super().commit(change)
+            return
+        self._staged.append(change)
+        self.staged_seq += 1
+        if len(self._staged) == 1:
+            self._loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        if not self._staged:
+            return
+        batch, self._staged = self._staged, []
+        try:
+            with self._lock:
+                self._transaction(batch)
+        except BaseException:
+            # Memory is ahead of the disk and nothing after the failed write was sent: stop,
+            # and a restart resumes every table from what is on disk (all acknowledged).
+            log.critical("writing to %s failed; stopping the server", self.path, exc_info=True)
+            os._exit(70)
+        self.durable_seq = self.staged_seq
+        flushed, self._flushed = self._flushed, None
+        if flushed is not None and not flushed.done():
+            flushed.set_result(None)
+
+    async def wait_durable(self, seq: int) -> None:
+        """Return once every change staged up to ``seq`` is written."""
+        while self.durable_seq < seq:
+            if self._flushed is None:
+                assert self._loop is not None
+                self._flushed = self._loop.create_future()
+            await self._flushed
+
+    def close(self) -> None:
+        self.flush()
+        super().close()
