@@ -116,14 +116,21 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
     """Open a page in a fresh browser context (its own localStorage, like another person).
 
-    ``new_page(name, width=390, height=844, locale="en-US")``; pages are photographed on
-    failure as test-artifacts/<test>-<name>.png, and page errors fail the test.
+    ``new_page(name, width=390, height=844, locale="en-US", mobile=False)``; pages are
+    photographed on failure as test-artifacts/<test>-<name>.png; page errors fail the test.
     """
     opened: list[tuple[str, Any, Any]] = []
     errors: list[str] = []
 
-    def open_page(name: str, width: int = 390, height: int = 844, locale: str = "en-US") -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    def open_page(
+        name: str, width: int = 390, height: int = 844, locale: str = "en-US", mobile: bool = False
+    ) -> Any:
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            locale=locale,
+            is_mobile=mobile,
+            has_touch=mobile,
+        )
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(f"{name}: {error}"))
         page.set_default_timeout(15_000)

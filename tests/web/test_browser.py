@@ -106,7 +106,7 @@ def _create_table(page: Any, server_url: str, name: str) -> str:
 def test_two_friends_and_bots_play_through_hooks_and_tribute(
     server_url: str, new_page: Any
 ) -> None:
-    host = new_page("host", 390, 844)  # a phone
+    host = new_page("host", 390, 844, mobile=True)  # a phone with a touch screen
     guest = new_page("guest", 1280, 800)  # a laptop
     code = _create_table(host, server_url, "Ann")
     link = host.input_value("[data-testid=invite-link]")
@@ -125,6 +125,17 @@ def test_two_friends_and_bots_play_through_hooks_and_tribute(
         page.locator("[data-testid=hand-card]").first.wait_for()
         assert page.locator("[data-testid=hand-card]").count() == 27
         assert page.locator("[data-testid=seat-2] .bot-tag").count() == 1
+
+    for page in (host, guest):
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (
+            "the table is wider than the screen"
+        )
+    # Cards answer taps: one selects, a second deselects.
+    first_card = host.locator("[data-testid=hand-card]").first
+    first_card.tap()
+    assert "selected" in (first_card.get_attribute("class") or "")
+    first_card.tap()
+    assert "selected" not in (first_card.get_attribute("class") or "")
 
     spectator = new_page("spectator", 1024, 700)
     spectator.goto(link)
