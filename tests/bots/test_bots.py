@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import fouronefour as ff
 from fouronefour import bots
-from fouronefour.bots.search import SearchBot, pick
+from fouronefour.bots.search import SearchBot, pick, prune
 from fouronefour.engine import deal
 from fouronefour.engine.situation import round_from_situation
 
@@ -221,3 +221,13 @@ def test_search_refuses_bad_parameters(params: dict[str, Any]) -> None:
 
 def test_every_bot_is_registered() -> None:
     assert {"random", "greedy", "search"} <= set(bots.names())
+
+
+def test_search_prunes_only_clearly_worse_moves_and_never_the_greedy_choice() -> None:
+    greedy_choice = [0.0, 1.0, 0.0, 1.0, 0.0, 1.0]
+    best = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    hopeless = [-1.0, -1.0, -1.0, -1.0, -1.0, -1.0]
+    unclear = [1.0, 1.0, 1.0, 1.0, 1.0, -1.0]
+    scores = [greedy_choice, best, hopeless, unclear]
+    assert prune(scores, [0, 1, 2, 3]) == [0, 1, 3]
+    assert prune([hopeless, best, greedy_choice], [0, 1, 2]) == [0, 1]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -381,6 +382,8 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         jobs=args.jobs,
         seconds=round(elapsed, 1),
+        # Decision times are wall clock: the load says how much other work shared the cores.
+        load_average=[round(x, 2) for x in os.getloadavg()],
     )
     table = Table(title=f"{pairs * 2} {unit} ({pairs} paired), seed {args.seed}")
     table.add_column("bot")

@@ -285,7 +285,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed of the deals (random)")
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument(
-        "--budget-ms", type=float, default=300.0, help="search bot time per decision"
+        "--budget-ms", type=float, default=200.0, help="search bot time per decision (ms)"
     )
     add_rule_arguments(parser)
 
