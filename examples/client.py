@@ -103,9 +103,17 @@ class Player:
                 self.you = message["you"]
         elif kind == "ack" and message.get("move") and not message.get("claim"):
             self.acked.append((message["v"], message["move"]))
-        elif kind == "error" and message["code"] not in ("stale_version", "already_answered"):
+        elif kind == "error" and not self._race(message):
             print(f"seat {self.seat}: {message['code']}: {message['message']}")
         return bool(self.state and self.state["match_over"])
+
+    @staticmethod
+    def _race(error: dict[str, Any]) -> bool:
+        """Refusals that are no mistake: a fast window closed (and maybe opened anew, with a
+        new prompt) while this client's answer to the old one was on its way."""
+        return error["code"] == "stale_version" or error["message"] == (
+            "the claim window has closed"
+        )
 
     def _choose(self) -> str | None:
         you = self.you

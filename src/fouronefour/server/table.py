@@ -322,6 +322,7 @@ class Table:
         self._accepted: dict[int, OrderedDict[str, Ack]] = {}
         self._bot_pending: set[tuple[int, int]] = set()
         self._hands: dict[int, tuple[object, str]] = {}
+        self._closed_offers: frozenset[int] = frozenset()  # who the last window offered
 
     # ------------------------------------------------------------ construction
 
@@ -566,6 +567,8 @@ class Table:
         if seat not in prompts:
             if self._window is not None and seat in self._window.answers:
                 raise TableError(ErrorCode.ALREADY_ANSWERED, "this window is answered already")
+            if seat in self._closed_offers:
+                raise TableError(ErrorCode.NOT_YOUR_TURN, "the claim window has closed")
             raise TableError(ErrorCode.NOT_YOUR_TURN, f"seat {seat} has no decision to take")
         if isinstance(v, bool) or not isinstance(v, int):
             raise TableError(ErrorCode.BAD_MESSAGE, "v must be an integer version")
@@ -696,6 +699,7 @@ class Table:
         assert window is not None and self.match is not None
         if window.handle is not None:
             window.handle.cancel()
+        self._closed_offers = frozenset(window.offers)
         before = self.match
         after = before
         moves: list[str] = []
