@@ -96,7 +96,7 @@ def test_the_command_prints_and_writes_json_and_png(
     )
     assert code == 0
     output = capsys.readouterr().out
-    assert "round win rate" in output and "greedy" in output
+    assert "round wins" in output and "greedy" in output
     [json_path] = tmp_path.glob("*.json")
     [png_path] = tmp_path.glob("*.png")
     summary = json.loads(json_path.read_text())

@@ -388,11 +388,11 @@ def run(args: argparse.Namespace) -> int:
     table = Table(title=f"{pairs * 2} {unit} ({pairs} paired), seed {args.seed}")
     table.add_column("bot")
     if matches:
-        table.add_column("match wins", justify="right")
-    table.add_column("round win rate [95% CI]", justify="right")
-    table.add_column("levels/round", justify="right")
-    table.add_column("decision ms mean", justify="right")
-    table.add_column("p95", justify="right")
+        table.add_column("match wins [95% CI]", justify="right")
+    table.add_column("round wins [95% CI]", justify="right")
+    table.add_column("levels/rd", justify="right")
+    table.add_column("ms mean", justify="right")
+    table.add_column("ms p95", justify="right")
     for bot in summary["bots"]:
         low, high = bot["round_win_ci95"]
         row = [bot["bot"]]
