@@ -1,0 +1,255 @@
+"""What a table is made of: options, seats, claim windows, updates and acks (values the
+:class:`~fouronefour.server.table.Table` authority holds and sends)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import orjson
+
+from ..engine import PASS, Rules
+from .botrunner import available_bots
+from .clock import TimerHandle
+from .errors import ErrorCode, TableError
+from .storage import StoredSeat
+
+HookMode = Literal["fast", "fair"]
+Status = Literal["lobby", "playing", "finished"]
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 12
+MAX_DECKS = 8
+NAME_LENGTH = 24
+TURN_SECONDS_RANGE = (0.05, 3600.0)
+HOOK_SECONDS_RANGE = (0.05, 60.0)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_name(name: object) -> str:
+    if not isinstance(name, str):
+        raise TableError(ErrorCode.BAD_NAME, "a name must be text")
+    cleaned = name.strip()
+    if not cleaned or len(cleaned) > NAME_LENGTH or not cleaned.isprintable():
+        raise TableError(ErrorCode.BAD_NAME, f"a name has 1 to {NAME_LENGTH} printable characters")
+    return cleaned
+
+
+def _number(value: object, name: str, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TableError(ErrorCode.BAD_OPTION, f"{name} must be a number")
+    if not low <= value <= high:
+        raise TableError(ErrorCode.BAD_OPTION, f"{name} must be between {low} and {high}")
+    return float(value)
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """A table's rules and timing, fixed when it is created."""
+
+    rules: Rules
+    turn_seconds: float = 30.0
+    hook_seconds: float = 3.0
+    hook_mode: HookMode = "fair"
+    bot: str = "greedy"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.rules.to_dict(),
+            "turn_seconds": self.turn_seconds,
+            "hook_seconds": self.hook_seconds,
+            "hook_mode": self.hook_mode,
+            "bot": self.bot,
+        }
+
+    @classmethod
+    def from_request(cls, data: dict[str, Any], defaults: TableOptions) -> TableOptions:
+        """Options from a create request, checked; missing fields take ``defaults``."""
+        players = data.get("players", defaults.rules.players)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise TableError(ErrorCode.BAD_OPTION, "players must be an integer")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise TableError(
+                ErrorCode.BAD_OPTION, f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}"
+            )
+        decks = data.get("decks")
+        if decks is not None and (
+            isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS
+        ):
+            raise TableError(ErrorCode.BAD_OPTION, f"decks must be 1 to {MAX_DECKS} or null")
+        flags = {}
+        for flag in ("hooking", "tribute"):
+            value = data.get(flag, getattr(defaults.rules, flag))
+            if not isinstance(value, bool):
+                raise TableError(ErrorCode.BAD_OPTION, f"{flag} must be true or false")
+            flags[flag] = value
+        ladder = data.get("bomb_ladder", defaults.rules.bomb_ladder)
+        if ladder not in ("listed", "size"):
+            raise TableError(ErrorCode.BAD_OPTION, "bomb_ladder must be 'listed' or 'size'")
+        try:
+            rules = Rules(players=players, decks=decks, bomb_ladder=ladder, **flags)
+        except ValueError as error:
+            raise TableError(ErrorCode.BAD_OPTION, str(error)) from None
+        mode = data.get("hook_mode", defaults.hook_mode)
+        if mode not in ("fast", "fair"):
+            raise TableError(ErrorCode.BAD_OPTION, "hook_mode must be 'fast' or 'fair'")
+        bot = data.get("bot", defaults.bot)
+        if not isinstance(bot, str) or bot not in available_bots():
+            raise TableError(
+                ErrorCode.BAD_OPTION, f"bot must be one of {', '.join(available_bots())}"
+            )
+        return cls(
+            rules=rules,
+            turn_seconds=_number(
+                data.get("turn_seconds", defaults.turn_seconds), "turn_seconds", *TURN_SECONDS_RANGE
+            ),
+            hook_seconds=_number(
+                data.get("hook_seconds", defaults.hook_seconds), "hook_seconds", *HOOK_SECONDS_RANGE
+            ),
+            hook_mode=mode,
+            bot=bot,
+        )
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableOptions:
+        """Options as stored (trusted: written by :meth:`to_dict`)."""
+        rules = Rules(
+            players=data["players"],
+            decks=data["decks"],
+            hooking=data["hooking"],
+            tribute=data["tribute"],
+            bomb_ladder=data["bomb_ladder"],
+        )
+        return cls(
+            rules,
+            float(data["turn_seconds"]),
+            float(data["hook_seconds"]),
+            data["hook_mode"],
+            data["bot"],
+        )
+
+
+@dataclass(slots=True)
+class SeatState:
+    seat: int
+    name: str | None = None
+    kind: str = "empty"  # "empty" | "human" | "bot"
+    token_hash: str | None = None
+    connections: int = 0
+    away: bool = False
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "team": self.seat % 2,
+            "name": self.name,
+            "kind": self.kind,
+            "online": self.kind == "bot" or self.connections > 0,
+            "away": self.away,
+        }
+
+    def stored(self) -> StoredSeat:
+        return StoredSeat(self.seat, self.name, self.kind, self.token_hash)
+
+
+class Update:
+    """One table version: public events and state, and each seat's changed private part.
+
+    Encoded once per audience: every spectator, and every seat without a private part,
+    gets the same bytes."""
+
+    __slots__ = ("_encoded", "events", "private", "server_time", "state", "v")
+
+    def __init__(
+        self,
+        v: int,
+        server_time: int,
+        events: list[dict[str, Any]],
+        state: dict[str, Any] | None,
+        private: dict[int, dict[str, Any]],
+    ) -> None:
+        self.v = v
+        self.server_time = server_time
+        self.events = events
+        self.state = state
+        self.private = private
+        self._encoded: bytes | None = None
+
+    def message(self, seat: int | None) -> bytes:
+        if seat is None or seat not in self.private:
+            if self._encoded is None:
+                self._encoded = orjson.dumps(self._body())
+            return self._encoded
+        body = self._body()
+        body["you"] = self.private[seat]
+        return orjson.dumps(body)
+
+    def _body(self) -> dict[str, Any]:
+        return {
+            "type": "update",
+            "v": self.v,
+            "server_time": self.server_time,
+            "events": self.events,
+            "state": self.state,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    v: int
+    move: str | None = None
+    claim: bool = False
+
+    def to_dict(self, request_id: object) -> dict[str, Any]:
+        return {
+            "type": "ack",
+            "id": request_id,
+            "v": self.v,
+            "move": self.move,
+            "claim": self.claim,
+        }
+
+
+@dataclass(slots=True)
+class Window:
+    """A claim window held open by the table (docs/protocol.md section 5)."""
+
+    kind: str  # "hook" | "unhook"
+    rank: str
+    claimed: str
+    claimed_seat: int
+    after_claim: bool  # follows a hook or unhook (a chain is running)
+    offers: list[int]  # hidden: who may claim, nearest first
+    closes_at: float
+    answers: dict[int, str] = field(default_factory=dict)
+    handle: TimerHandle | None = None
+
+    def legal(self) -> list[str]:
+        return [self.rank * 2 if self.kind == "hook" else self.rank, PASS]
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "rank": self.rank,
+            "claimed": self.claimed,
+            "claimed_seat": self.claimed_seat,
+            "closes_at": ms(self.closes_at),
+        }
+
+    def decided(self) -> bool:
+        """True once the outcome cannot change: the nearest claimant is known."""
+        for seat in self.offers:
+            answer = self.answers.get(seat)
+            if answer is None:
+                return False
+            if answer != PASS:
+                return True
+        return True
+
+
+def ms(seconds: float) -> int:
+    return int(seconds * 1000)
