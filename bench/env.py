@@ -32,6 +32,7 @@ import numpy as np
 from rich.progress import Progress
 
 from fouronefour.env import env, raw_env
+from fouronefour.env.aec import wrap
 
 
 def pettingzoo_steps_per_second(
@@ -92,12 +93,7 @@ class NoOpTable(raw_env):
 
 
 def wrapped_no_op(players: int) -> Any:
-    from pettingzoo.utils import wrappers
-
-    table: Any = NoOpTable(players=players)
-    table = wrappers.TerminateIllegalWrapper(table, illegal_reward=-1)
-    table = wrappers.AssertOutOfBoundsWrapper(table)
-    return wrappers.OrderEnforcingWrapper(table)
+    return wrap(NoOpTable(players=players))
 
 
 def rlcard_steps_per_second(seconds: float, seed: int) -> tuple[float, int] | None:

@@ -347,6 +347,35 @@ def _level_text(level: int) -> str:
     return RANKS[level]
 
 
+def _forward(name: str, guard_reset: bool) -> property:
+    """A property reading ``name`` from the wrapped env: what the wrappers' ``__getattr__``
+    does, without walking a chain of ``__getattr__`` calls (about half of what the three
+    wrappers cost per step). ``guard_reset`` keeps OrderEnforcingWrapper's check that the
+    env was reset first."""
+
+    def read(self: Any) -> Any:
+        if guard_reset and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(read)
+
+
+_HOT = ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos")
+
+
+def _fast(wrapper: type, guard_reset: bool = False) -> type:
+    """The standard wrapper with direct properties for the attributes read on every step."""
+    namespace: dict[str, Any] = {name: _forward(name, guard_reset) for name in _HOT}
+    namespace["_cumulative_rewards"] = _forward("_cumulative_rewards", False)
+    return type(wrapper.__name__, (wrapper,), namespace)
+
+
+_TerminateIllegal = _fast(wrappers.TerminateIllegalWrapper)
+_AssertOutOfBounds = _fast(wrappers.AssertOutOfBoundsWrapper)
+_OrderEnforcing = _fast(wrappers.OrderEnforcingWrapper, guard_reset=True)
+
+
 def env(
     players: int = 4,
     render_mode: str | None = None,
@@ -357,10 +386,16 @@ def env(
     """``fouronefour_v0`` with PettingZoo's standard wrappers for classic environments: an
     illegal action ends the episode with reward -1 for its agent, actions are bounds-checked
     and the API's call order is enforced."""
-    environment: Any = raw_env(players, render_mode, reward, max_rounds, **rule_options)
-    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
-    environment = wrappers.AssertOutOfBoundsWrapper(environment)
-    return wrappers.OrderEnforcingWrapper(environment)
+    return wrap(raw_env(players, render_mode, reward, max_rounds, **rule_options))
 
 
-__all__ = ["IllegalAction", "env", "raw_env"]
+def wrap(environment: Any) -> Any:
+    """PettingZoo's standard classic-environment wrappers (subclassed only to forward the
+    attributes read on every step directly, see :func:`_fast`): an illegal action ends the
+    episode with reward -1, actions are bounds-checked, the API's call order is enforced."""
+    environment = _TerminateIllegal(environment, illegal_reward=-1)
+    environment = _AssertOutOfBounds(environment)
+    return _OrderEnforcing(environment)
+
+
+__all__ = ["IllegalAction", "env", "raw_env", "wrap"]
