@@ -185,6 +185,7 @@ function applyConfig(config) {
 
 function showHome() {
   app.code = null;
+  document.title = "414";
   showScreen("screen-home");
   $("topbar-info").textContent = "";
   $("name-input").value = storage.name();
@@ -269,6 +270,13 @@ function applySnapshot(message) {
   render();
 }
 
+/** An event's fields without its `type`: a seat or a round result as the API names them. */
+function withoutType(event) {
+  const fields = { ...event };
+  delete fields.type;
+  return fields;
+}
+
 function applyUpdate(message) {
   app.clockOffset = message.server_time - Date.now();
   const levelsBefore = app.state ? [...app.state.levels] : ["2", "2"];
@@ -277,8 +285,7 @@ function applyUpdate(message) {
   for (const event of message.events) {
     switch (event.type) {
       case "seat": {
-        const { type, ...seat } = event;
-        void type;
+        const seat = withoutType(event);
         app.table.seats[seat.seat] = { ...app.table.seats[seat.seat], ...seat };
         break;
       }
@@ -309,8 +316,7 @@ function applyUpdate(message) {
         app.log.push(event);
         break;
       case "round_over": {
-        const { type, ...result } = event;
-        void type;
+        const result = withoutType(event);
         app.results.push(result);
         roundResult = result;
         break;
@@ -382,6 +388,7 @@ function render() {
   if (options.hooking) bits.push(t("rule_hooking"));
   if (options.tribute) bits.push(t("rule_tribute"));
   $("topbar-info").textContent = bits.join(" · ");
+  document.title = `414 · ${table.code}`;
   const inLobby = table.status === "lobby" || !app.state;
   $("invite").hidden = !inLobby && app.role === "player" && table.status === "playing";
   $("lobby").hidden = !inLobby;
@@ -634,7 +641,6 @@ async function hint() {
   const you = app.you;
   if (!you || !you.decision) return;
   const hand = you.hand;
-  const current = app.selection;
   const selectMove = (move) => {
     const indexes = indexesForMove(hand, move);
     if (!indexes) return false;
@@ -669,7 +675,6 @@ async function hint() {
   app.hints = { prompt: you.prompt_v, moves, index: 0 };
   if (moves.length) selectMove(moves[0]);
   $("game").dataset.hinted = String(you.prompt_v);
-  void current;
 }
 
 // ------------------------------------------------------------------ status line, timers

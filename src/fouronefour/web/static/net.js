@@ -84,22 +84,21 @@ export class TableConnection {
       this.pingTimer = setInterval(() => this.sendRaw({ type: "ping" }), 25000);
     });
     socket.addEventListener("message", (event) => this.receive(socket, event.data));
-    socket.addEventListener("close", (event) => this.closed(socket, event));
+    socket.addEventListener("close", () => this.closed(socket));
   }
 
-  closed(socket, event) {
+  closed(socket) {
     if (socket !== this.socket) return;
     clearInterval(this.pingTimer);
     for (const { reject } of this.pending.values()) reject(new ApiError("disconnected"));
     this.pending.clear();
     if (this.closedForGood) return;
-    // 1008 with a known fatal reason (bad token, no table) is reported by an error first.
+    // A fatal refusal (bad token, no table) arrives as an error first and sets closedForGood.
     this.handlers.onStatus?.(false);
     setTimeout(() => {
       if (!this.closedForGood && socket === this.socket) this.open();
     }, this.retryDelay);
     this.retryDelay = Math.min(this.retryDelay * 2, 5000);
-    void event;
   }
 
   /** Close for good (leaving the table, or switching to a seat token). */
