@@ -157,12 +157,12 @@ class SeatState:
 
 
 class Update:
-    """One table version: public events and state, and each seat's changed private part.
+    """One table version, encoded at once: the public message, and for each seat whose
+    private part changed, that seat's message (the public one with its ``you`` spliced in).
 
-    Encoded once per audience: every spectator, and every seat without a private part,
-    gets the same bytes."""
+    Only bytes are kept, so a table's recent history costs little memory."""
 
-    __slots__ = ("_encoded", "events", "private", "server_time", "state", "v")
+    __slots__ = ("private", "public", "v")
 
     def __init__(
         self,
@@ -173,29 +173,23 @@ class Update:
         private: dict[int, dict[str, Any]],
     ) -> None:
         self.v = v
-        self.server_time = server_time
-        self.events = events
-        self.state = state
-        self.private = private
-        self._encoded: bytes | None = None
+        encoded = orjson.dumps(
+            {"type": "update", "v": v, "server_time": server_time, "events": events, "state": state}
+        )
+        # A slice is a right-sized copy: orjson's own buffer is several times larger and
+        # would stay allocated for as long as the update is kept in the history.
+        head = encoded[:-1]  # the object without its closing brace
+        self.public = head + b"}"
+        self.private = {
+            seat: b"".join((head, b',"you":', orjson.dumps(you), b"}"))
+            for seat, you in private.items()
+        }
 
     def message(self, seat: int | None) -> bytes:
-        if seat is None or seat not in self.private:
-            if self._encoded is None:
-                self._encoded = orjson.dumps(self._body())
-            return self._encoded
-        body = self._body()
-        body["you"] = self.private[seat]
-        return orjson.dumps(body)
-
-    def _body(self) -> dict[str, Any]:
-        return {
-            "type": "update",
-            "v": self.v,
-            "server_time": self.server_time,
-            "events": self.events,
-            "state": self.state,
-        }
+        """What a connection of ``seat`` (None: a spectator) is sent."""
+        if seat is None:
+            return self.public
+        return self.private.get(seat, self.public)
 
 
 @dataclass(frozen=True, slots=True)

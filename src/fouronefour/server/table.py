@@ -44,7 +44,7 @@ from .storage import Change, NewMatch, Storage, StoredSeat, StoredTable
 log = logging.getLogger(__name__)
 
 #: Updates kept per table for reconnecting clients; older ``since`` values get a snapshot.
-HISTORY = 256
+HISTORY = 64
 #: Client ids of accepted moves remembered per seat, to answer a resent move with its ack.
 REMEMBERED_IDS = 64
 __all__ = [
