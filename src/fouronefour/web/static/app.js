@@ -397,8 +397,35 @@ function render() {
   else renderGame();
 }
 
+/** The table's rules and timing, so that whoever opens the link knows the game. */
+function renderLobbyOptions(options) {
+  const on = (flag) => (flag ? "✓" : "✗");
+  const ladder = t(options.bomb_ladder === "size" ? "ladder_size" : "ladder_listed");
+  const items = [
+    [t("decks"), String(options.decks)],
+    [t("rule_hooking"), on(options.hooking)],
+    [t("rule_tribute"), on(options.tribute)],
+    [t("bomb_ladder"), ladder],
+    [t("turn_timer"), `${options.turn_seconds} s`],
+    [t("hook_windows"), `${t(options.hook_mode === "fast" ? "windows_fast" : "windows_fair")} · ${options.hook_seconds} s`],
+    [t("bot_level"), t(`bot_${options.bot}`)],
+  ];
+  $("lobby-options").replaceChildren(
+    ...items.map(([label, value]) => {
+      const item = document.createElement("li");
+      const name = document.createElement("span");
+      name.textContent = `${label}: `;
+      const strong = document.createElement("strong");
+      strong.textContent = value;
+      item.append(name, strong);
+      return item;
+    }),
+  );
+}
+
 function renderLobby() {
   const table = app.table;
+  renderLobbyOptions(table.options);
   const list = $("lobby-seats");
   list.replaceChildren();
   const seated = app.role === "player";
