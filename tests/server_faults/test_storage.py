@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -24,6 +25,7 @@ from .live import (
     play_moves,
     running,
     seated_table,
+    settle,
     shedding_policy,
     table_summary,
 )
@@ -56,49 +58,59 @@ def fill(disk: Path) -> Path:
     return filler
 
 
-async def _refused_then_recovered(
-    server: LiveServer, conns: list[Conn], code: str, recover: object
-) -> None:
-    conn = acting(conns)
-    you = conn.you
-    assert you is not None
-    move = shedding_policy(you["seat"], you, None)
-    before = table_summary(server, code)["version"]
-    counts = [len(c.messages) for c in conns]
-    reply = await conn.request({"type": "move", "id": "kept?", "v": conn.version, "move": move})
+async def _refused(conn: Conn, body: dict[str, Any]) -> None:
+    reply = await conn.request(body)
     assert reply["type"] == "error", reply
     assert reply["code"] == STORAGE_CODE, reply
     assert reply["message"]
-    await asyncio.sleep(0.3)
-    # Nothing happened: no ack, no update to anybody, the same version and the same prompt.
-    assert not any(m["type"] == "ack" and m.get("id") == "kept?" for m in conn.messages)
-    for c, count in zip(conns, counts, strict=True):
-        assert not any(m["type"] == "update" for m in c.messages[count:])
-    assert table_summary(server, code)["version"] == before
-    assert conn.you == you
-    # The server keeps serving what needs no writing.
-    assert (await conn.ask({"type": "ping", "id": 1}))[0]["type"] == "pong"
-    if callable(recover):
-        recover()
-        reply = await conn.request({"type": "move", "id": "again", "v": conn.version, "move": move})
-        assert reply["type"] == "ack", reply
+
+
+async def _unanswered(conn: Conn, request_id: str, seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    assert not any(m.get("id") == request_id for m in conn.messages if m["type"] == "ack")
 
 
 @pytest.mark.skipif(not is_root(), reason="mounting a tmpfs needs root")
-def test_full_disk_refuses_moves_and_recovers_when_space_returns(tmp_path: Path) -> None:
+def test_full_disk_acknowledges_nothing_it_cannot_keep(tmp_path: Path) -> None:
     with tiny_disk() as disk, running(LiveServer(disk / "t.db", tmp_path / "server.log")) as server:
 
         async def scenario() -> None:
             code, _, conns = await seated_table(server, **QUIET)
             await play_moves(conns, 6)
+            version = await settle(conns)
+            counts = [len(c.messages) for c in conns]
             filler = fill(disk)
+            # The move that meets the full disk: not acknowledged, nothing sent to anybody.
+            mover = acting(conns)
+            you = mover.you
+            assert you is not None
+            move = shedding_policy(you["seat"], you, None)
+            await mover.send({"type": "move", "id": "first", "v": version, "move": move})
+            await _unanswered(mover, "first", 1.0)
+            for c, count in zip(conns, counts, strict=True):
+                assert not [m for m in c.messages[count:] if m["type"] in ("update", "ack")]
+            # From then on every change is refused at once, with the storage code.
+            for c in conns:
+                await _refused(c, {"type": "move", "id": "next", "v": version, "move": "pass"})
+            await _refused(conns[0], {"type": "play_again", "id": "again"})
             refused = httpx.post(f"{server.http}/api/tables", json={"name": "Late"}, timeout=10)
             assert refused.status_code == 503, refused.text
             assert refused.json()["error"]["code"] == STORAGE_CODE
-            await _refused_then_recovered(server, conns, code, filler.unlink)
+            # What needs no writing still works: pings, a spectator's snapshot.
+            assert (await mover.ask({"type": "ping", "id": 1}))[0]["type"] == "pong"
+            watcher = await Conn.open(server.ws, code)
+            assert watcher.messages[-1]["type"] == "snapshot"
+            assert watcher.messages[-1]["v"] <= version + 1
+            await _unanswered(mover, "first", 0.2)
+            # Space comes back: the first move is written, then acknowledged; play goes on.
+            filler.unlink()
+            ack = await mover.wait_for(lambda m: m.get("id") == "first", timeout=10)
+            assert ack["type"] == "ack" and ack["move"] == move
+            assert ack["v"] == version + 1
             await play_moves(conns, 3)
-            for c in conns:
+            for c in [*conns, watcher]:
                 await c.close()
+            assert table_summary(server, code)["version"] > version + 3
 
         asyncio.run(scenario())
         assert "Traceback" not in server.log_text()
@@ -139,7 +151,17 @@ def test_read_only_database_starts_serves_and_refuses_moves(tmp_path: Path) -> N
                 for c in conns:
                     assert c.messages[0]["type"] == "welcome"
                     assert c.you is not None
-                await _refused_then_recovered(server, conns, code, None)
+                version = await settle(conns)
+                for c in conns:
+                    body = {"type": "move", "id": "m", "v": version, "move": "pass"}
+                    await _refused(c, body)
+                mover = acting(conns)
+                assert mover.you is not None
+                move = shedding_policy(mover.you["seat"], mover.you, None)
+                await _refused(mover, {"type": "move", "id": "x", "v": version, "move": move})
+                await asyncio.sleep(0.3)
+                assert await settle(conns) == version
+                assert table_summary(server, code)["version"] == version
                 refused = httpx.post(f"{server.http}/api/tables", json={"name": "X"}, timeout=10)
                 assert refused.status_code == 503
                 assert refused.json()["error"]["code"] == STORAGE_CODE
