@@ -169,6 +169,7 @@ def test_two_friends_and_bots_play_through_hooks_and_tribute(
             tribute_checked
             and all(stats.plays[s] > 0 and stats.passes[s] > 0 for s in pages)
             and sum(stats.hooks.values()) > 0
+            and sum(stats.returns.values()) > 0
         )
         if done:
             break
@@ -180,6 +181,8 @@ def test_two_friends_and_bots_play_through_hooks_and_tribute(
     assert all(stats.passes[s] > 0 for s in pages), stats
     assert sum(stats.hooks.values()) > 0, f"no hook was offered to a person: {stats}"
     assert tribute_checked, f"the first round did not end in time: {stats}"
+    # With the session's seed a person wins round 1 and gives a card back through the UI.
+    assert sum(stats.returns.values()) > 0, f"no person had a tribute card to return: {stats}"
     result_text = stats.results_seen[0][0]
     assert "Ann" in result_text and "Bob" in result_text
     assert re.search(r"wins the round", result_text)
@@ -188,6 +191,7 @@ def test_two_friends_and_bots_play_through_hooks_and_tribute(
         rows = page.locator("[data-testid=tribute-row]")
         assert rows.count() >= 1
         assert "→" in rows.first.inner_text()
+        page.locator("[data-testid=tribute-row]", has_text="back:").first.wait_for()
     assert spectator.locator("[data-testid=hand-card]").count() == 0
 
 
