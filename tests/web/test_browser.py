@@ -183,6 +183,10 @@ def test_two_friends_and_bots_play_through_hooks_and_tribute(
     assert tribute_checked, f"the first round did not end in time: {stats}"
     # With the session's seed a person wins round 1 and gives a card back through the UI.
     assert sum(stats.returns.values()) > 0, f"no person had a tribute card to return: {stats}"
+    # The round chip brings the last results back.
+    guest.click("[data-testid=last-results]")
+    assert "wins the round" in guest.locator("[data-testid=results]").inner_text()
+    guest.click("[data-testid=results-close]")
     result_text = stats.results_seen[0][0]
     assert "Ann" in result_text and "Bob" in result_text
     assert re.search(r"wins the round", result_text)

@@ -513,6 +513,13 @@ function renderGame() {
   game.dataset.topSeat = view.top_seat ?? "";
   game.dataset.round = view.round_number ?? "";
   game.dataset.window = view.window ? view.window.kind : "";
+  if (app.results.length) {
+    state.onShowResults = () => {
+      const last = app.results[app.results.length - 1];
+      const previous = app.results.length >= 2 ? app.results[app.results.length - 2].levels_after : ["2", "2"];
+      showResults(last, previous);
+    };
+  }
   renderScoreboard($("scoreboard"), state);
   renderRing($("ring"), state);
   renderCenter($("center"), state);

@@ -44,7 +44,13 @@ export function renderScoreboard(root, state) {
     chip.append(badge);
     root.append(chip);
   }
-  const round = el("div", "score-chip round-chip");
+  const round = el(state.onShowResults ? "button" : "div", "score-chip round-chip");
+  if (state.onShowResults) {
+    round.type = "button";
+    round.title = t("last_results");
+    round.dataset.testid = "last-results";
+    round.addEventListener("click", state.onShowResults);
+  }
   round.append(el("span", "", t("round_n", { n: view.round_number || 1 })));
   round.append(el("span", "score-word", t("plays_at")));
   const levelBadge = el("strong", "level-badge", view.level === "T" ? "10" : view.level);
