@@ -247,6 +247,7 @@ def test_refused_actions_change_nothing(harness: Harness) -> None:
     refusals = [
         (lambda: table.start(0), ErrorCode.WRONG_STATUS),
         (lambda: table.join("Eve", 3), ErrorCode.WRONG_STATUS),
+        (lambda: table.fill_bots(0), ErrorCode.WRONG_STATUS),
         (lambda: table.act(other, r.legal_moves()[0], table.version), ErrorCode.NOT_YOUR_TURN),
         (lambda: table.act(seat, "pass", table.version), ErrorCode.ILLEGAL_MOVE),
         (lambda: table.act(seat, "3345", table.version), ErrorCode.ILLEGAL_MOVE),
@@ -265,6 +266,21 @@ def test_refused_actions_change_nothing(harness: Harness) -> None:
     first = table.act(seat, move, table.version, client_id="c-1")
     again = table.act(seat, move, table.version, client_id="c-1")
     assert first == again and len(table.match.moves) == 1
+
+
+def test_a_friend_takes_a_bot_seat_between_matches(harness: Harness) -> None:
+    table, _ = harness.table(humans=1, turn_seconds=0.5)
+    harness.scheduler.run_until_idle()
+    assert table.status == "finished" and table.seats[2].kind == "bot"
+    with pytest.raises(TableError) as taken:
+        table.join("Eve", 0)
+    assert taken.value.code is ErrorCode.SEAT_TAKEN
+    token = table.join("Eve", 2)
+    assert table.seat_for_token(token) == 2 and table.seats[2].kind == "human"
+    table.play_again(0)
+    assert table.status == "playing" and table.match_number == 2
+    assert you(table, 2)["hand"]
+    assert harness.storage.load_tables()[0].seats[2].name == "Eve"
 
 
 def test_restore_offers_an_open_window_again(harness: Harness) -> None:

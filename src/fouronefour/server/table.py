@@ -267,10 +267,12 @@ class Table:
             raise TableError(ErrorCode.NOT_HOST, "only the host may do that")
 
     def join(self, name: object, seat: object) -> str:
-        """Take a free (or bot) seat in the lobby; returns the seat's token."""
+        """Take a free (or bot) seat before a match or between matches; returns its token."""
         clean = check_name(name)
-        if self.status != "lobby":
-            raise TableError(ErrorCode.WRONG_STATUS, "seats are taken before the match starts")
+        if self.status == "playing":
+            raise TableError(
+                ErrorCode.WRONG_STATUS, "seats are taken before a match starts or between matches"
+            )
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise TableError(ErrorCode.BAD_SEAT, f"no seat {seat!r} at this table")
         state = self.seats[seat]
@@ -285,8 +287,8 @@ class Table:
 
     def fill_bots(self, actor: int | None) -> Ack:
         self._check_host(actor)
-        if self.status != "lobby":
-            raise TableError(ErrorCode.WRONG_STATUS, "bots fill seats before the match starts")
+        if self.status == "playing":
+            raise TableError(ErrorCode.WRONG_STATUS, "bots fill seats between matches only")
         changed = []
         for state in self.seats:
             if state.kind == "empty":
