@@ -100,7 +100,10 @@ class Connection:
             seq, data = item
             if gate is not None and seq > gate.durable_seq:
                 await gate.wait_durable(seq)  # never send ahead of the disk
-            await self.websocket.send_text(data.decode())
+            try:
+                await self.websocket.send_text(data.decode())
+            except Exception:  # the client is gone; the reader sees the disconnect and ends
+                return
 
     # -- incoming
 
