@@ -263,9 +263,13 @@ def test_refused_actions_change_nothing(harness: Harness) -> None:
     assert stored.match.moves == []
     # A move resent with the same client id is acknowledged again, not applied twice.
     move = r.legal_moves()[0]
-    first = table.act(seat, move, table.version, client_id="c-1")
-    again = table.act(seat, move, table.version, client_id="c-1")
+    acted_on = table.version
+    first = table.act(seat, move, acted_on, client_id="c-1")
+    again = table.act(seat, move, acted_on, client_id="c-1")
     assert first == again and len(table.match.moves) == 1
+    # The same id with another move is a new request, refused like any other.
+    with pytest.raises(TableError):
+        table.act(seat, "pass", acted_on, client_id="c-1")
 
 
 def test_a_friend_takes_a_bot_seat_between_matches(harness: Harness) -> None:
@@ -299,7 +303,7 @@ def test_restore_offers_an_open_window_again(harness: Harness) -> None:
     clock = services["scheduler"] = ManualScheduler(harness.scheduler.now())
     restored = Table.restore(stored, **services)
     restored.resume()
-    assert restored.version == table.version + 1
+    assert restored.version == table.version  # resuming writes nothing
     assert restored.seat_for_token(tokens[2]) == 2
     assert [s for s in range(4) if you(restored, s)["decision"] == "hook"] == offered
     assert restored.match is not None and restored.match.moves == table.match.moves

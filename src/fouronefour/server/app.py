@@ -45,6 +45,7 @@ _STATUS = {
     ErrorCode.SEAT_TAKEN: 409,
     ErrorCode.WRONG_STATUS: 409,
     ErrorCode.TOO_MANY_TABLES: 503,
+    ErrorCode.STORAGE_ERROR: 503,
 }
 
 _PLACEHOLDER = """<!doctype html><html lang="en"><meta charset="utf-8"><title>414</title>

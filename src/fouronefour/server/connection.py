@@ -67,26 +67,54 @@ class Connection:
         self._refilled = time.monotonic()
         self._strikes = 0
         self._closing: tuple[int, str] | None = None
+        self._direct: set[asyncio.Future[bool]] = set()
 
     # -- outgoing
 
     def deliver(self, update: Update) -> None:
-        self._put(update.message(self.seat))
+        self._put(update.message(self.seat), self._written_first())
 
     def send(self, body: dict[str, Any]) -> None:
-        self._put(orjson.dumps(body))
+        """A message that follows the table's changes so far (an ack): sent once written."""
+        self._put(orjson.dumps(body), self._written_first())
+
+    def send_state(self, body: dict[str, Any]) -> None:
+        """Welcome and snapshot: sent as soon as their turn comes, needing no write."""
+        self._put(orjson.dumps(body), 0)
+
+    def reply(self, body: dict[str, Any]) -> None:
+        """An answer that changes nothing (error, pong, hint). In order with the rest, except
+        while the database cannot be written: then it goes out at once, past the updates that
+        wait for the disk, so that clients learn why nothing happens."""
+        data = orjson.dumps(body)
+        if self.gate is not None and self.gate.failed and self._closing is None:
+            task = asyncio.ensure_future(self._send_text(data))
+            self._direct.add(task)
+            task.add_done_callback(self._direct.discard)
+            return
+        self._put(data, 0)
 
     def error(self, request_id: object, code: ErrorCode, message: str) -> None:
-        self.send({"type": "error", "id": request_id, "code": str(code), "message": message})
+        self.reply({"type": "error", "id": request_id, "code": str(code), "message": message})
 
-    def _put(self, data: bytes) -> None:
+    def _written_first(self) -> int:
+        return 0 if self.gate is None else self.gate.staged_seq
+
+    def _put(self, data: bytes, seq: int) -> None:
         if self._closing is not None:
             return
         if self._queue.qsize() >= MAX_QUEUED:
             self._closing = (1008, "too slow")
             self._queue.put_nowait(None)
             return
-        self._queue.put_nowait((0 if self.gate is None else self.gate.staged_seq, data))
+        self._queue.put_nowait((seq, data))
+
+    async def _send_text(self, data: bytes) -> bool:
+        try:
+            await self.websocket.send_text(data.decode())
+        except Exception:  # the client is gone; the reader sees the disconnect and ends
+            return False
+        return True
 
     async def _writer(self) -> None:
         gate = self.gate
@@ -100,9 +128,7 @@ class Connection:
             seq, data = item
             if gate is not None and seq > gate.durable_seq:
                 await gate.wait_durable(seq)  # never send ahead of the disk
-            try:
-                await self.websocket.send_text(data.decode())
-            except Exception:  # the client is gone; the reader sees the disconnect and ends
+            if not await self._send_text(data):
                 return
 
     # -- incoming
@@ -177,10 +203,11 @@ class Connection:
         try:
             data = orjson.loads(text)
         except orjson.JSONDecodeError:
-            self.error(None, ErrorCode.BAD_JSON, "the message is not JSON")
-            return
+            data = None
         if not isinstance(data, dict):
-            self.error(None, ErrorCode.BAD_JSON, "a message is a JSON object")
+            self.error(None, ErrorCode.BAD_JSON, "a message is one JSON object")
+            if not self.greeted:  # whatever this is, it does not speak the protocol
+                raise _Close(1008, "no hello")
             return
         request_id = data.get("id")
         if request_id is not None and not (
@@ -212,7 +239,7 @@ class Connection:
             self._hello(data)
             return
         if kind == "ping":
-            self.send({"type": "pong", "id": request_id, "server_time": int(time.time() * 1000)})
+            self.reply({"type": "pong", "id": request_id, "server_time": int(time.time() * 1000)})
             return
         seat = self.seat
         if seat is None:
@@ -257,7 +284,7 @@ class Connection:
         self.greeted = True
         if seat is not None:
             table.connect(seat)
-        self.send(
+        self.send_state(
             {
                 "type": "welcome",
                 "protocol": PROTOCOL,
@@ -270,7 +297,7 @@ class Connection:
         )
         missed = None if since is None else table.updates_since(since)
         if missed is None:
-            self.send(table.snapshot(seat))
+            self.send_state(table.snapshot(seat))
         else:
             for update in missed:
                 self.deliver(update)
@@ -286,6 +313,6 @@ class Connection:
             if f.cancelled() or f.exception() is not None:
                 self.error(request_id, ErrorCode.NO_DECISION, "no hint available")
                 return
-            self.send({"type": "hint", "id": request_id, "move": f.result(), "bot": bot})
+            self.reply({"type": "hint", "id": request_id, "move": f.result(), "bot": bot})
 
         future.add_done_callback(done)

@@ -34,6 +34,7 @@ class ErrorCode(enum.StrEnum):
     REPLAY_NOT_FOUND = "replay_not_found"
     NO_DECISION = "no_decision"
     NOT_AWAY = "not_away"
+    STORAGE_ERROR = "storage_error"
 
 
 class TableError(Exception):

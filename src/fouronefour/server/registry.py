@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -77,13 +78,20 @@ class TableRegistry:
         return table
 
     def create(self, request: dict[str, Any]) -> tuple[Table, str]:
+        if self.storage.failed:
+            raise TableError(ErrorCode.STORAGE_ERROR, "the server cannot write its database")
         if len(self.tables) >= self.config.max_tables:
             raise TableError(ErrorCode.TOO_MANY_TABLES, "this server hosts its maximum of tables")
         options = TableOptions.from_request(request, self.default_options())
         code = self._new_code()
-        table, token = Table.create(
-            code, options, request.get("name"), request.get("seat", 0), **self._services
-        )
+        try:
+            table, token = Table.create(
+                code, options, request.get("name"), request.get("seat", 0), **self._services
+            )
+        except sqlite3.Error as error:  # written at once: refuse, and keep nothing of it
+            raise TableError(
+                ErrorCode.STORAGE_ERROR, f"the server cannot write its database ({error})"
+            ) from None
         self.tables[code] = table
         return table, token
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import sqlite3
 import threading
 from dataclasses import dataclass, field
@@ -86,6 +85,11 @@ class Storage(Protocol):
 
     def close(self) -> None: ...
 
+    @property
+    def failed(self) -> bool:
+        """True while the storage cannot write: tables refuse changes meanwhile."""
+        ...
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -108,6 +112,9 @@ class SqliteStorage:
     millisecond (PERFORMANCE.md) and survives the process being killed at any moment (the WAL
     is in the operating system's hands once the commit returns); only a power cut may lose
     the last commits. Used from the event loop and, for replays, from worker threads."""
+
+    #: True while writes fail (only a group-commit storage keeps going in that state).
+    failed = False
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -276,15 +283,22 @@ class GroupCommitStorage(SqliteStorage):
     The changes of one pass of the loop are written in one transaction at the start of the
     next pass (a commit costs ~0.1 ms however much it holds; per decision it was the largest
     cost of the server). Nothing may be sent before the change it follows is on disk: every
-    outgoing message notes :attr:`staged_seq` when queued and its writer awaits
+    outgoing update or ack notes :attr:`staged_seq` when queued and its writer awaits
     :meth:`wait_durable` for it. Until :meth:`bind` is called, commits are immediate.
+
+    When a write fails (a full disk, a read-only file) the batch is kept and tried again
+    every :data:`RETRY_SECONDS`; meanwhile :attr:`failed` is true, so that tables refuse new
+    changes, and nothing that follows the unwritten batch is sent.
     """
+
+    RETRY_SECONDS = 0.5
 
     def __init__(self, path: str) -> None:
         super().__init__(path)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._staged: list[Change] = []
         self._flushed: asyncio.Future[None] | None = None
+        self._retry: asyncio.TimerHandle | None = None
         self.staged_seq = 0
         self.durable_seq = 0
 
@@ -297,21 +311,27 @@ class GroupCommitStorage(SqliteStorage):
             return
         self._staged.append(change)
         self.staged_seq += 1
-        if len(self._staged) == 1:
+        if len(self._staged) == 1 and not self.failed:
             self._loop.call_soon(self.flush)
 
     def flush(self) -> None:
+        self._retry = None
         if not self._staged:
             return
-        batch, self._staged = self._staged, []
         try:
             with self._lock:
-                self._transaction(batch)
-        except BaseException:
-            # Memory is ahead of the disk and nothing after the failed write was sent: stop,
-            # and a restart resumes every table from what is on disk (all acknowledged).
-            log.critical("writing to %s failed; stopping the server", self.path, exc_info=True)
-            os._exit(70)
+                self._transaction(self._staged)
+        except sqlite3.Error as error:
+            if not self.failed:
+                log.error("cannot write %s (%s): refusing changes until it can", self.path, error)
+            self.failed = True
+            if self._loop is not None:
+                self._retry = self._loop.call_later(self.RETRY_SECONDS, self.flush)
+            return
+        if self.failed:
+            log.warning("%s is written again: %d changes caught up", self.path, len(self._staged))
+        self.failed = False
+        self._staged = []
         self.durable_seq = self.staged_seq
         flushed, self._flushed = self._flushed, None
         if flushed is not None and not flushed.done():
@@ -323,8 +343,11 @@ class GroupCommitStorage(SqliteStorage):
             if self._flushed is None:
                 assert self._loop is not None
                 self._flushed = self._loop.create_future()
-            await self._flushed
+            # Shielded: a waiter that gives up must not cancel the others' future.
+            await asyncio.shield(self._flushed)
 
     def close(self) -> None:
+        if self._retry is not None:
+            self._retry.cancel()
         self.flush()
         super().close()

@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 
 #: Updates kept per table for reconnecting clients; older ``since`` values get a snapshot.
 HISTORY = 64
+#: How often a timer or bot that met an unwritable database tries again.
+STORAGE_RETRY_SECONDS = 0.5
 #: Client ids of accepted moves remembered per seat, to answer a resent move with its ack.
 REMEMBERED_IDS = 64
 __all__ = [
@@ -108,7 +110,8 @@ class Table:
         self._turn_handle: TimerHandle | None = None
         self._history: deque[Update] = deque(maxlen=HISTORY)
         self._last_private: dict[int, tuple[Any, ...]] = {}
-        self._accepted: dict[int, OrderedDict[str, Ack]] = {}
+        # (client id, v, move as sent) -> its ack, per seat: an exact resend is answered again
+        self._accepted: dict[int, OrderedDict[tuple[str, object, object], Ack]] = {}
         self._bot_pending: set[tuple[int, int]] = set()
         self._hands: dict[int, tuple[object, str]] = {}
         self._closed_offers: frozenset[int] = frozenset()  # who the last window offered
@@ -169,7 +172,11 @@ class Table:
         return table
 
     def resume(self) -> None:
-        """After a restart: offer again whatever was pending, from full-length timers."""
+        """After a restart: offer again whatever was pending, from full-length timers.
+
+        Writes nothing (a server whose database has become read-only still starts): the
+        next update carries every seat's private part, and a decision pending before the
+        restart may be answered with the version the client last saw."""
         if self.status != "playing" or self.match is None:
             return
         r = self.match.round
@@ -184,10 +191,12 @@ class Table:
                 offers=r.offer_queue,
                 closes_at=self._scheduler.now() + self.options.hook_seconds,
             )
-            events = [self._window_open_event(self._window)]
-        else:
-            events = []
-        self._commit(events, new_prompts=True)
+        prompts = self._prompts()
+        self._prompt_v = dict.fromkeys(prompts, self.version)
+        turn_seat = next(iter(prompts)) if self._window is None and prompts else None
+        if turn_seat is not None and not self._bot_controlled(turn_seat):
+            self._deadline = self._scheduler.now() + self.options.turn_seconds
+        self._arm(prompts, new_prompts=True)
 
     # ------------------------------------------------------------ reading
 
@@ -262,12 +271,28 @@ class Table:
 
     # ------------------------------------------------------------ seats and lobby
 
+    def _check_writable(self) -> None:
+        """Refuse any change while the database cannot be written (nothing would be kept)."""
+        if self._storage.failed:
+            raise TableError(
+                ErrorCode.STORAGE_ERROR,
+                "the server cannot write its database just now: nothing was changed; try again",
+            )
+
+    def _postponed(self, retry: Callable[[], None]) -> bool:
+        """While the database cannot be written, run ``retry`` later instead of changing."""
+        if not self._storage.failed:
+            return False
+        self._scheduler.call_later(STORAGE_RETRY_SECONDS, retry)
+        return True
+
     def _check_host(self, seat: int | None) -> None:
         if seat is None or seat != self.host_seat:
             raise TableError(ErrorCode.NOT_HOST, "only the host may do that")
 
     def join(self, name: object, seat: object) -> str:
         """Take a free (or bot) seat before a match or between matches; returns its token."""
+        self._check_writable()
         clean = check_name(name)
         if self.status == "playing":
             raise TableError(
@@ -286,6 +311,7 @@ class Table:
         return token
 
     def fill_bots(self, actor: int | None) -> Ack:
+        self._check_writable()
         self._check_host(actor)
         if self.status == "playing":
             raise TableError(ErrorCode.WRONG_STATUS, "bots fill seats between matches only")
@@ -303,6 +329,7 @@ class Table:
         return Ack(self.version)
 
     def start(self, actor: int | None) -> Ack:
+        self._check_writable()
         self._check_host(actor)
         if self.status != "lobby":
             raise TableError(ErrorCode.WRONG_STATUS, f"the table is {self.status}, not lobby")
@@ -313,6 +340,7 @@ class Table:
         return Ack(self.version)
 
     def play_again(self, actor: int | None) -> Ack:
+        self._check_writable()
         self._check_host(actor)
         if self.status != "finished":
             raise TableError(ErrorCode.WRONG_STATUS, "play again once the match is over")
@@ -325,15 +353,17 @@ class Table:
         state.connections += 1
         if state.connections == 1 or state.away:
             state.away = False
-            self._commit([{"type": "seat", **state.public()}], new_prompts=False)
+            if not self._storage.failed:  # presence is not worth refusing a connection for
+                self._commit([{"type": "seat", **state.public()}], new_prompts=False)
 
     def disconnect(self, seat: int) -> None:
         state = self.seats[seat]
         state.connections = max(0, state.connections - 1)
-        if state.connections == 0:
+        if state.connections == 0 and not self._storage.failed:
             self._commit([{"type": "seat", **state.public()}], new_prompts=False)
 
     def back(self, seat: int) -> Ack:
+        self._check_writable()
         state = self.seats[seat]
         if not state.away:
             raise TableError(ErrorCode.NOT_AWAY, "the seat is not away")
@@ -345,11 +375,13 @@ class Table:
 
     def act(self, seat: int, move: object, v: object, client_id: str | None = None) -> Ack:
         """A player's decision: a move on their turn, or an answer to a claim window."""
-        if client_id is not None:
+        resend_key = (client_id, v, move) if client_id is not None else None
+        if resend_key is not None:
             remembered = self._accepted.get(seat)
-            earlier = remembered.get(client_id) if remembered is not None else None
+            earlier = remembered.get(resend_key) if remembered is not None else None
             if earlier is not None:
                 return earlier
+        self._check_writable()
         if self.status != "playing":
             raise TableError(ErrorCode.WRONG_STATUS, f"no match is being played ({self.status})")
         if not isinstance(move, str) or not move or len(move) > 200:
@@ -370,9 +402,9 @@ class Table:
                 f"(table at v {self.version})",
             )
         ack = self._decide(seat, move, prompts[seat], by_bot=False)
-        if client_id is not None:
+        if resend_key is not None:
             remembered = self._accepted.setdefault(seat, OrderedDict())
-            remembered[client_id] = ack
+            remembered[resend_key] = ack
             if len(remembered) > REMEMBERED_IDS:
                 remembered.popitem(last=False)
         return ack
@@ -715,12 +747,14 @@ class Table:
                 self._schedule_bot(seat)
 
     def _window_due(self, window: Window) -> None:
-        if self._window is window:
+        if self._window is window and not self._postponed(lambda: self._window_due(window)):
             self._close_window([])
 
     def _turn_due(self, seat: int, prompt_v: int) -> None:
         self._turn_handle = None
         if seat not in self._prompts() or self._prompt_v.get(seat) != prompt_v:
+            return
+        if self._postponed(lambda: self._turn_due(seat, prompt_v)):
             return
         state = self.seats[seat]
         state.away = True
@@ -759,9 +793,12 @@ class Table:
         )
 
     def _bot_done(self, seat: int, prompt_v: int, move: str) -> None:
-        self._bot_pending.discard((seat, prompt_v))
         if not self._bot_still_due(seat, prompt_v):
+            self._bot_pending.discard((seat, prompt_v))
             return  # the player came back, or the decision is gone
+        if self._postponed(lambda: self._bot_done(seat, prompt_v, move)):
+            return
+        self._bot_pending.discard((seat, prompt_v))
         try:
             self._decide(seat, move, self._prompts()[seat], by_bot=True)
         except TableError as error:  # a bot bug must not stall the table
