@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import itertools
 import os
 import random
@@ -55,7 +56,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-console = Console(width=150)
+console = Console(width=180)
 
 #: Targets of the issue, on this 2-core machine.
 TARGET_TABLES = 1000
@@ -98,6 +99,11 @@ class Stats:
     @property
     def seconds(self) -> float:
         return max(1e-9, self.stopped - self.started)
+
+
+def load_average() -> float:
+    with open("/proc/loadavg") as loadavg:
+        return float(loadavg.read().split()[0])
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -143,6 +149,7 @@ class PhaseResult:
     samples: int
     client_cpu_share: float
     races: int = 0
+    load_average: float = 0.0  # the machine's 1-minute load average at the end (all processes)
 
 
 # ---------------------------------------------------------------- servers
@@ -375,6 +382,15 @@ class SeatClient:
             self.stats.error("send_failed")
 
 
+def quiet_collector() -> None:
+    """No collector pauses in the load generator while it measures: its full collections
+    over thousands of sockets' objects would count as server latency (a few minutes of
+    garbage is a few MB). Re-enabled at the end of each phase."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+
+
 async def gather_limited(coroutines: list[Any], limit: int) -> list[Any]:
     semaphore = asyncio.Semaphore(limit)
 
@@ -465,10 +481,12 @@ async def game_phase(
         if n % 50 == 49:
             await asyncio.sleep(0.05)
     progress.remove_task(setup)
+    quiet_collector()
     meter = ProcessMeter(server.pid)
     stats.recording = False
     await asyncio.sleep(warmup)
     server_cpu, own_cpu = await measure(stats, meter, seconds, name, progress)
+    gc.enable()
     playing = sum(1 for run in runs if run.status in ("playing", "finished"))
     held = sum(1 for c in clients if c.ws is not None and c.ws.state.name == "OPEN")
     peak = meter.peak_mb()
@@ -495,6 +513,7 @@ async def game_phase(
         len(lat),
         own_cpu / stats.seconds,
         stats.races,
+        load_average(),
     )
 
 
@@ -550,6 +569,7 @@ async def echo_phases(
 
     await gather_limited([connect(c) for c in clients], 64)
     readers = [asyncio.create_task(c.run()) for c in clients]
+    quiet_collector()
     meter = ProcessMeter(server.pid)
     rng = random.Random(seed)
     ids = itertools.count(1)
@@ -610,9 +630,11 @@ async def echo_phases(
                 meter.peak_mb(),
                 len(lat),
                 own_cpu / stats.seconds,
+                load_average=load_average(),
             )
         )
         await asyncio.sleep(0.5)
+    gc.enable()
     for c in clients:
         c.closing = True
     await gather_limited([c.ws.close() for c in clients if c.ws is not None], 256)
@@ -641,6 +663,7 @@ def report(results: list[PhaseResult], tables: int) -> bool:
         "CPU/decision",
         "peak MB",
         "loadgen CPU",
+        "load avg",
     ):
         grid.add_column(column, justify="left" if column == "phase" else "right")
     for r in results:
@@ -658,8 +681,13 @@ def report(results: list[PhaseResult], tables: int) -> bool:
             f"{r.cpu_us_per_decision:.0f} µs",
             f"{r.peak_mb:.0f}",
             f"{r.client_cpu_share:.0%}",
+            f"{r.load_average:.1f}",
         )
     console.print(grid)
+    console.print(
+        "load avg: the machine's 1-minute load average at the end of the phase (2 cores; "
+        "above ~1.5 other processes were competing with the server and the load generator)"
+    )
     for r in results:
         if r.errors:
             console.print(f"errors in {r.name}: {dict(r.errors)}")
