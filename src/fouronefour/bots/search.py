@@ -114,7 +114,7 @@ class SearchBot:
         budget_ms: float = 200.0,
         worlds: int | None = None,
         max_candidates: int = 6,
-        confidence: float = 1.0,
+        confidence: float = 2.0,
     ) -> None:
         if worlds is not None and worlds < 1:
             raise ValueError(f"worlds must be at least 1, not {worlds}")
@@ -143,15 +143,18 @@ class SearchBot:
         team = knowledge.seat % 2
         scores: list[list[float]] = [[] for _ in moves]
         alive = list(range(len(moves)))
-        worlds = 0
+        worlds = rollouts = 0
         while True:
             hands = sample_hands(knowledge, rng)
             root = situation(view, hands)
             results = []
             for index in alive:
+                if self.worlds is None and rollouts:
+                    now = time.perf_counter()
+                    if now + (now - start) / rollouts > deadline:
+                        break  # another rollout would overrun: drop this world for every move
                 results.append(rollout(root.apply(moves[index]), team))
-                if self.worlds is None and time.perf_counter() > deadline:
-                    break  # out of time mid-world: this world is dropped for every move
+                rollouts += 1
             if len(results) < len(alive):
                 break  # with no world complete, the greedy choice (moves[0]) is played
             for index, result in zip(alive, results, strict=True):
@@ -159,10 +162,12 @@ class SearchBot:
             worlds += 1
             if self.worlds is not None and worlds >= self.worlds:
                 break
-            if self.worlds is None and time.perf_counter() > deadline:
-                break
             if worlds >= 4 and len(alive) > 2:
                 alive = prune(scores, alive)
+            if len(alive) == 1 or (
+                worlds >= 32 and all(scores[i] == scores[alive[0]] for i in alive)
+            ):
+                break  # nothing left to tell apart
         self.last_worlds = worlds
         if not worlds:
             return moves[0]
