@@ -6,15 +6,16 @@ For a decision with more than one legal move:
    choice, the planned combinations, passing and the weakest bomb);
 2. repeatedly deal a *world*: the unseen cards dealt to the other seats consistently with
    everything public (:mod:`fouronefour.bots.worlds`);
-3. in each world play every candidate and then the rest of the round with a fast
-   rule-of-thumb policy for all four seats (a rollout), scoring the end for the bot's team;
-4. play the candidate with the best average score. Every candidate is played out in the
-   same worlds with the same rollout randomness (common random numbers), so the
-   comparison between candidates is paired and needs fewer worlds.
+3. in each world play every candidate and then the rest of the round with the greedy
+   rules for every seat (a rollout), scoring the end for the bot's team;
+4. candidates clearly worse than the best are dropped as worlds come in (:func:`prune`);
+5. play the candidate with the best average score if it beats the greedy choice by
+   ``confidence`` standard errors, else the greedy choice (:func:`pick`). Every candidate
+   is played out in the same worlds, so the comparison is paired and needs fewer worlds.
 
 The budget is a time per decision (``budget_ms``, default 200) or a fixed number of
 worlds (``worlds``; deterministic for a given ``rng``). Tribute returns are left to the
-greedy rule, which has no hidden information to weigh.
+greedy rule, which has no hidden information to weigh. docs/bots.md has the details.
 """
 
 from __future__ import annotations
