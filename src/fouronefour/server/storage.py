@@ -301,6 +301,7 @@ class GroupCommitStorage(SqliteStorage):
         self._writer = concurrent.futures.ThreadPoolExecutor(1, "sqlite-writer")
         self._staged: list[Change] = []
         self._writing = False
+        self._kicked = False
         self._flushed: asyncio.Future[None] | None = None
         self._retry: asyncio.TimerHandle | None = None
         self.staged_seq = 0
@@ -315,12 +316,16 @@ class GroupCommitStorage(SqliteStorage):
             return
         self._staged.append(change)
         self.staged_seq += 1
-        if not self._writing and not self.failed:
-            self._write_next()
+        if not self._writing and not self.failed and not self._kicked:
+            # Start the batch after this pass of the loop: what the pass still changes
+            # joins it (fewer, larger transactions: less CPU per decision).
+            self._kicked = True
+            self._loop.call_soon(self._write_next)
 
     def _write_next(self) -> None:
         """Hand everything staged to the writer thread (on the loop's thread)."""
         self._retry = None
+        self._kicked = False
         if self._writing or not self._staged:
             return
         assert self._loop is not None
@@ -352,7 +357,7 @@ class GroupCommitStorage(SqliteStorage):
         flushed, self._flushed = self._flushed, None
         if flushed is not None and not flushed.done():
             flushed.set_result(None)
-        self._write_next()
+        self._write_next()  # what came in while this batch was written
 
     async def wait_durable(self, seq: int) -> None:
         """Return once every change staged up to ``seq`` is written."""
