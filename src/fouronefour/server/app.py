@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from .botrunner import BotRunner, ExecutorBotRunner, available_bots
 from .clock import AsyncioScheduler
+from .collector import keep_collections_short
 from .config import ServerConfig
 from .connection import PROTOCOL, Connection, refuse
 from .errors import ErrorCode, TableError
@@ -92,12 +93,17 @@ def create_app(
             gate.bind(loop)
         runner = bots or ExecutorBotRunner(loop, processes=config.bot_processes)
         registry.start(AsyncioScheduler(loop), runner)
-        # Long-lived start-up objects need no collection passes (PERFORMANCE.md: gc pauses).
+        # Long-lived start-up objects need no collection passes (PERFORMANCE.md: gc pauses),
+        # nor, later, the sockets and tables that come and stay (collector.py).
         gc.collect()
         gc.freeze()
+        collector = asyncio.create_task(
+            keep_collections_short(config.gc_freeze_seconds, config.gc_full_seconds)
+        )
         try:
             yield
         finally:
+            collector.cancel()
             runner.close()
             registry.storage.close()
 

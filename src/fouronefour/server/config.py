@@ -29,3 +29,7 @@ class ServerConfig:
     #: Rate-limited messages tolerated on one connection before it is closed.
     rate_strikes: int = 20
     hello_timeout: float = 10.0
+    #: Freeze the objects alive every this many seconds, collect everything every
+    #: ``gc_full_seconds``: short collector pauses behind thousands of sockets (collector.py).
+    gc_freeze_seconds: float = 10.0
+    gc_full_seconds: float = 600.0
