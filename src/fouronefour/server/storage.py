@@ -302,7 +302,9 @@ class GroupCommitStorage(SqliteStorage):
         self._staged: list[Change] = []
         self._writing = False
         self._kicked = False
-        self._flushed: asyncio.Future[None] | None = None
+        #: One future per waiting writer: a writer cancelled while it waits (its socket closed)
+        #: cancels only its own, which is cheaper than shielding one shared future.
+        self._waiters: list[asyncio.Future[None]] = []
         self._retry: asyncio.TimerHandle | None = None
         self.staged_seq = 0
         self.durable_seq = 0
@@ -354,19 +356,19 @@ class GroupCommitStorage(SqliteStorage):
             log.warning("%s is written again", self.path)
             self.failed = False
         self.durable_seq = seq
-        flushed, self._flushed = self._flushed, None
-        if flushed is not None and not flushed.done():
-            flushed.set_result(None)
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
         self._write_next()  # what came in while this batch was written
 
     async def wait_durable(self, seq: int) -> None:
         """Return once every change staged up to ``seq`` is written."""
         while self.durable_seq < seq:
-            if self._flushed is None:
-                assert self._loop is not None
-                self._flushed = self._loop.create_future()
-            # Shielded: a waiter that gives up must not cancel the others' future.
-            await asyncio.shield(self._flushed)
+            assert self._loop is not None
+            waiter = self._loop.create_future()
+            self._waiters.append(waiter)
+            await waiter
 
     def close(self) -> None:
         """Write what is left (at shutdown, from the loop's thread) and close."""
