@@ -339,6 +339,8 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=120)  # logs and pipes: room for the whole table
     rules = rules_from_args(args)
     try:
         specs = (BotSpec.parse(args.bot_a), BotSpec.parse(args.bot_b))
