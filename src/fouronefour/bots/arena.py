@@ -25,8 +25,8 @@ from typing import Any
 
 from fouronefour.engine import Match, Round, Rules, deal
 
+from ..options import add_rule_arguments, rules_from_args
 from . import Bot, get, names
-from .rule_options import add_rule_arguments, rules_from_args
 
 
 @dataclass(frozen=True, slots=True)

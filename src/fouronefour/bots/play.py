@@ -22,9 +22,9 @@ from rich.table import Table
 
 from fouronefour.engine import IllegalMove, Match, Round, Rules
 
+from ..options import add_rule_arguments, rules_from_args
 from . import Bot, get
 from .greedy import GreedyBot
-from .rule_options import add_rule_arguments, rules_from_args
 
 HELP = (
     "Type a move in the notation: [bold]7[/] [bold]QQ[/] [bold]345[/] [bold]334455[/] "
