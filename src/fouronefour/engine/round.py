@@ -157,29 +157,7 @@ class Round:
             if not any(c):
                 raise ValueError(f"seat {seat} was dealt no cards")
 
-        r = object.__new__(cls)
-        r._rules = rules
-        r._level = level_i
-        r._hands = counts
-        r._to_act = None
-        r._decision = None
-        r._top = None
-        r._top_seat = None
-        r._passes = 0
-        r._finished = ()
-        r._window_rank = -1
-        r._claimed = -1
-        r._chained = False
-        r._last_claimer = -1
-        r._offers = ()
-        r._returns = ()
-        r._tributes = ()
-        r._log = None
-        r._log_size = 0
-        r._legal = None
-        r._caught = ()
-        r._winning_team = None
-        r._leader = 0
+        r = cls._blank(rules, level_i, counts)
 
         if previous_finished is not None or previous_caught is not None:
             finished = list(previous_finished or ())
@@ -199,6 +177,35 @@ class Round:
         if not 0 <= leader < rules.players:
             raise ValueError(f"leader {leader} is not a seat at {rules.players} players")
         r._start_play(leader)
+        return r
+
+    @classmethod
+    def _blank(cls, rules: Rules, level: int, hands: tuple[Counts, ...]) -> Round:
+        """A round with these hands and nothing decided yet: no one to act, no move on top.
+        The constructors (here and :mod:`.situation`) fill in the rest."""
+        r = object.__new__(cls)
+        r._rules = rules
+        r._level = level
+        r._hands = hands
+        r._to_act = None
+        r._decision = None
+        r._top = None
+        r._top_seat = None
+        r._passes = 0
+        r._finished = ()
+        r._window_rank = -1
+        r._claimed = -1
+        r._chained = False
+        r._last_claimer = -1
+        r._offers = ()
+        r._returns = ()
+        r._tributes = ()
+        r._log = None
+        r._log_size = 0
+        r._legal = None
+        r._caught = ()
+        r._winning_team = None
+        r._leader = 0
         return r
 
     def _start_play(self, leader: int) -> None:

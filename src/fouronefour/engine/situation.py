@@ -81,28 +81,12 @@ def round_from_situation(
         raise ValueError(f"top {top!r} is not a move")
     active = [s for s in range(players) if any(counts[s])]
 
-    r = object.__new__(Round)
-    r._rules = rules
-    r._level = level_i
-    r._hands = counts
+    r = Round._blank(rules, level_i, counts)
     r._to_act = to_act
     r._decision = decision
     r._top = None if combination is None else combination.text
     r._top_seat = top_seat
-    r._passes = 0
     r._finished = done
-    r._window_rank = -1
-    r._claimed = -1
-    r._chained = False
-    r._last_claimer = -1
-    r._offers = ()
-    r._returns = ()
-    r._tributes = ()
-    r._log = None
-    r._log_size = 0
-    r._legal = None
-    r._caught = ()
-    r._winning_team = None
     r._leader = to_act if leader is None else leader
 
     if decision is Decision.PLAY:
