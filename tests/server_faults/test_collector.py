@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import weakref
 
-from fouronefour.server.collector import keep_collections_short
+from fouronefour.server.collector import YOUNG_PER_MIDDLE, keep_collections_short
 
 
 class _Node:
@@ -29,8 +30,13 @@ def test_frozen_cyclic_garbage_is_reclaimed_by_the_periodic_full_collection() ->
                 break
         assert alive() is None  # the periodic full collection unfroze and freed it
         assert gc.get_freeze_count() > 0  # and froze what is alive again
+        assert gc.get_threshold()[1] == YOUNG_PER_MIDDLE
         collector.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await collector
+        assert gc.get_threshold() == thresholds
 
+    thresholds = gc.get_threshold()
     try:
         asyncio.run(scenario())
     finally:
