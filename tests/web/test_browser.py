@@ -13,7 +13,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
 ROUND_BUDGET_SECONDS = 110
+CLICK_TIMEOUT_MS = 5_000
 
 
 @dataclass
@@ -48,6 +51,17 @@ def _wait_prompt_gone(page: Any, prompt: str) -> None:
 
 def _act(page: Any, seat: int, stats: Stats) -> bool:
     """Do what a person at `seat` would do now, through the page; True if it acted."""
+    try:
+        return _act_once(page, seat, stats)
+    except PlaywrightTimeoutError:
+        # A dialog (round results, a hook offer) can open between looking and clicking,
+        # as it can under a person's finger: deal with it first, then decide again.
+        if _visible(page, "results") or _visible(page, "offer"):
+            return True
+        raise
+
+
+def _act_once(page: Any, seat: int, stats: Stats) -> bool:
     if _visible(page, "results"):
         stats.results_seen[seat].append(page.inner_text("[data-testid=results]"))
         page.click("[data-testid=results-close]")
@@ -64,11 +78,11 @@ def _act(page: Any, seat: int, stats: Stats) -> bool:
     pass_button = page.locator("[data-testid=pass]")
     partner_on_top = top_seat not in ("", str(seat)) and int(top_seat) % 2 == seat % 2
     if decision == "play" and partner_on_top and pass_button.is_enabled():
-        pass_button.click()  # let the partner's move stand
+        pass_button.click(timeout=CLICK_TIMEOUT_MS)  # let the partner's move stand
         stats.passes[seat] += 1
         _wait_prompt_gone(page, prompt)
         return True
-    page.click("[data-testid=hint]")
+    page.click("[data-testid=hint]", timeout=CLICK_TIMEOUT_MS)
     page.wait_for_function(
         "p => document.getElementById('game').dataset.hinted === p", arg=prompt, timeout=5_000
     )
@@ -76,14 +90,14 @@ def _act(page: Any, seat: int, stats: Stats) -> bool:
     if play_button.is_enabled():
         move = play_button.get_attribute("data-move")
         assert move, "Play is enabled with no selection"
-        play_button.click()
+        play_button.click(timeout=CLICK_TIMEOUT_MS)
         if decision == "return":
             stats.returns[seat] += 1
         else:
             stats.plays[seat] += 1
     else:
         assert pass_button.is_enabled(), "neither Play nor Pass is possible on a decision"
-        pass_button.click()
+        pass_button.click(timeout=CLICK_TIMEOUT_MS)
         stats.passes[seat] += 1
     _wait_prompt_gone(page, prompt)
     return True
