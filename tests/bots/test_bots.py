@@ -16,20 +16,9 @@ from fouronefour.bots.search import SearchBot, pick, prune
 from fouronefour.engine import deal
 from fouronefour.engine.situation import round_from_situation
 
-rules_strategy = st.builds(
-    lambda players, extra_decks, hooking, tribute, ladder: ff.Rules(
-        players=players,
-        decks=max(1, (players + 1) // 2 + extra_decks),
-        hooking=hooking,
-        tribute=tribute,
-        bomb_ladder=ladder,
-    ),
-    players=st.integers(2, 7),
-    extra_decks=st.integers(-1, 2),
-    hooking=st.booleans(),
-    tribute=st.booleans(),
-    ladder=st.sampled_from(["listed", "size"]),
-)
+from ..strategies import rule_sets
+
+rules_strategy = rule_sets(max_players=7, max_extra_decks=2)
 
 
 def _play_match(rules: ff.Rules, seed: int, players: list[Any], rounds: int) -> ff.Match:

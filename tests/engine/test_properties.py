@@ -11,22 +11,11 @@ from hypothesis import strategies as st
 import fouronefour as ff
 from fouronefour.engine.cards import RANKS, deck_counts, parse_ranks
 
+from ..strategies import rule_sets
+
 MAX_DECISIONS_PER_ROUND = 20_000
 
-rules_strategy = st.builds(
-    lambda players, extra_decks, hooking, tribute, ladder: ff.Rules(
-        players=players,
-        decks=max(1, (players + 1) // 2 + extra_decks),
-        hooking=hooking,
-        tribute=tribute,
-        bomb_ladder=ladder,
-    ),
-    players=st.integers(2, 8),
-    extra_decks=st.integers(-1, 1),
-    hooking=st.booleans(),
-    tribute=st.booleans(),
-    ladder=st.sampled_from(["listed", "size"]),
-)
+rules_strategy = rule_sets()
 
 junk_moves = st.one_of(
     st.text(alphabet="23456789TJQKABR10pas xZ", max_size=8),
