@@ -126,6 +126,21 @@ class SqliteStorage:
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.executescript(_SCHEMA)
 
+    def writable(self) -> bool:
+        """Whether a write would succeed now: rewrites the header's user_version in a
+        transaction that is rolled back, so a read-only file is known before any change."""
+        with self._lock:
+            try:
+                version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    self._conn.execute(f"PRAGMA user_version = {int(version)}")
+                finally:
+                    self._conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                return False
+        return True
+
     def create_table(self, table: StoredTable) -> None:
         with self._lock:
             conn = self._conn
@@ -311,6 +326,23 @@ class GroupCommitStorage(SqliteStorage):
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
+        self._probe()
+
+    def _probe(self) -> None:
+        """Refuse changes from the start while the file cannot be written (a read-only
+        database), rather than accepting one in memory that never reaches the disk; look
+        again every :data:`RETRY_SECONDS` until it can."""
+        self._retry = None
+        if self.writable():
+            if self.failed:
+                log.warning("%s is writable again", self.path)
+                self.failed = False
+            return
+        if not self.failed:
+            log.error("cannot write %s: refusing changes until it can", self.path)
+        self.failed = True
+        assert self._loop is not None
+        self._retry = self._loop.call_later(self.RETRY_SECONDS, self._probe)
 
     def commit(self, change: Change) -> None:
         if self._loop is None:
