@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import ACE, RANKS, deck_counts
+from .errors import IllegalMove
 from .round import Round
 from .rules import Rules
 
@@ -138,13 +139,11 @@ class Match:
     def apply(self, move: str) -> Match:
         """The match after the current round's seat to act makes ``move``."""
         if self._winner is not None:
-            from .errors import IllegalMove
-
             raise IllegalMove(f"{move!r}: the match is over")
         current = self._round
-        next_round = current.apply(move)
         # Record the canonical form so that the move list replays exactly.
-        recorded = move if move in current.legal_moves() else _canonical_for(current, move)
+        recorded = current.resolve(move)
+        next_round = current.apply(recorded)
         new = object.__new__(Match)
         new.rules = self.rules
         new.seed = self.seed
@@ -215,10 +214,6 @@ class Match:
             f"<Match seed={self.seed!r} round {self.round_number} levels={self.levels} "
             f"moves={self._moves_size}>"
         )
-
-
-def _canonical_for(current: Round, move: str) -> str:
-    return current._canonical(move)
 
 
 __all__ = ["Match", "RoundResult", "deal"]

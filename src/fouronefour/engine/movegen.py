@@ -120,8 +120,4 @@ def follow_moves(counts: Counts, top: RatedMove, level: int, ladder: BombLadder)
     return moves
 
 
-def power_of(rank: int, level: int) -> int:
-    return power_table(level)[rank]
-
-
-__all__ = ["follow_moves", "lead_moves", "power_of"]
+__all__ = ["follow_moves", "lead_moves"]

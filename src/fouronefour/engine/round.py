@@ -26,7 +26,7 @@ from .cards import (
 )
 from .errors import IllegalMove
 from .movegen import follow_moves, lead_moves
-from .moves import PASS, Kind, canonical, classify_text, rate
+from .moves import PASS, canonical, rate
 from .rules import Rules
 
 #: Face ranks that may be returned for a tribute card: 2 to 9 (face indexes 0..7).
@@ -355,9 +355,6 @@ class Round:
     def card_counts(self) -> list[int]:
         return [sum(h) for h in self._hands]
 
-    def has_cards(self, seat: int) -> bool:
-        return any(self._hands[seat])
-
     @property
     def turn(self) -> int | None:
         """Whose normal turn is next: who acts if a pending hook or unhook offer is declined.
@@ -441,14 +438,21 @@ class Round:
             raise
         return text
 
+    def resolve(self, move: str) -> str:
+        """The canonical legal move that ``move`` names (``"543"`` -> ``"345"``); raises
+        IllegalMove saying why if it names none."""
+        legal = self._legal if self._legal is not None else self.legal_moves()
+        if move in legal:
+            return move
+        text = self._canonical(move)
+        if text not in legal:
+            raise IllegalMove(self._why_illegal(text))
+        return text
+
     def apply(self, move: str) -> Round:
         """The round after the seat to act makes ``move``; raises IllegalMove (and changes
         nothing) if the move is not legal now."""
-        legal = self._legal if self._legal is not None else self.legal_moves()
-        if move not in legal:
-            move = self._canonical(move)
-            if move not in legal:
-                raise IllegalMove(self._why_illegal(move))
+        move = self.resolve(move)
         decision = self._decision
         new = self._copy()
         if decision is Decision.PLAY:
@@ -713,12 +717,4 @@ class Round:
         }
 
 
-def move_kind(move: str) -> Kind | None:
-    """Kind of a canonical move text, None for pass."""
-    if move == PASS:
-        return None
-    combination = classify_text(move)
-    return None if combination is None else combination.kind
-
-
-__all__ = ["Decision", "Round", "move_kind"]
+__all__ = ["Decision", "Round"]
