@@ -81,6 +81,7 @@ class Stats:
 
     recording: bool = False
     latencies_ms: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # perf_counter at send, per latency
     acks: int = 0
     races: int = 0
     errors: Counter[str] = field(default_factory=Counter)
@@ -90,6 +91,7 @@ class Stats:
     def record_ack(self, sent: float) -> None:
         if self.recording:
             self.latencies_ms.append((time.perf_counter() - sent) * 1000.0)
+            self.sent_at.append(sent)
             self.acks += 1
 
     def error(self, what: str) -> None:
@@ -99,6 +101,22 @@ class Stats:
     @property
     def seconds(self) -> float:
         return max(1e-9, self.stopped - self.started)
+
+
+#: Where each phase's acknowledgements are written as CSV (``--latencies DIR``), if anywhere.
+LATENCY_DIR: Path | None = None
+
+
+def dump_latencies(name: str, stats: Stats) -> None:
+    """One line per acknowledgement: seconds since the phase began, latency in ms."""
+    if LATENCY_DIR is None:
+        return
+    LATENCY_DIR.mkdir(parents=True, exist_ok=True)
+    path = LATENCY_DIR / (name.replace(" ", "_").replace(",", "") + ".csv")
+    with path.open("w") as out:
+        out.write("sent_s,latency_ms\n")
+        for sent, latency in zip(stats.sent_at, stats.latencies_ms, strict=True):
+            out.write(f"{sent - stats.started:.4f},{latency:.3f}\n")
 
 
 def load_average() -> float:
@@ -148,6 +166,9 @@ class PhaseResult:
     peak_mb: float
     samples: int
     client_cpu_share: float
+    #: p99 of this process's own event-loop lag (how late a 5 ms sleep wakes): the part of
+    #: the latencies that is the load generator's, not the server's.
+    loadgen_lag_p99: float
     races: int = 0
     load_average: float = 0.0  # the machine's 1-minute load average at the end (all processes)
 
@@ -368,14 +389,22 @@ class SeatClient:
         if you is None or (you["prompt_v"], you["decision"]) != key or self.closing:
             return
         request_id = next(self.ids)
-        self.pending[request_id] = (time.perf_counter(), self.v or 0)
         move = self.rng.choice(you["legal_moves"])
-        self.send({"type": "move", "id": request_id, "v": self.v, "move": move})
+        body = {"type": "move", "id": request_id, "v": self.v, "move": move}
+        self.send(body, (request_id, self.v or 0))
 
-    def send(self, body: dict[str, Any]) -> None:
-        assert self.ws is not None
-        task = asyncio.ensure_future(self.ws.send(orjson.dumps(body).decode()))
+    def send(self, body: dict[str, Any], timed: tuple[int, int] | None = None) -> None:
+        """Send ``body`` from a task. A ``timed`` (id, version acted upon) move is timed from
+        the moment it is written, as the echo's messages are (not from when the task was
+        made, a pass of the loop earlier)."""
+        task = asyncio.ensure_future(self._send(orjson.dumps(body).decode(), timed))
         task.add_done_callback(self._sent)
+
+    async def _send(self, text: str, timed: tuple[int, int] | None) -> None:
+        assert self.ws is not None
+        if timed is not None:
+            self.pending[timed[0]] = (time.perf_counter(), timed[1])
+        await self.ws.send(text)
 
     def _sent(self, task: asyncio.Future[None]) -> None:
         if not task.cancelled() and task.exception() is not None and not self.closing:
@@ -421,18 +450,30 @@ async def create_tables(base: str, count: int, options: dict[str, Any]) -> list[
         return await gather_limited([one(n) for n in range(count)], 16)
 
 
+async def loop_lag(lags: list[float], period: float = 0.005) -> None:
+    """Until cancelled: how late (ms) this process's event loop wakes a ``period`` sleep."""
+    while True:
+        began = time.perf_counter()
+        await asyncio.sleep(period)
+        lags.append((time.perf_counter() - began - period) * 1000.0)
+
+
 async def measure(
     stats: Stats,
     meter: ProcessMeter,
     seconds: float,
     label: str,
     progress: Progress,
-) -> tuple[float, float]:
-    """Record for ``seconds``; returns (server CPU seconds, this process's CPU seconds)."""
+) -> tuple[float, float, float]:
+    """Record for ``seconds``; returns (server CPU seconds, this process's CPU seconds, the
+    p99 of this process's event-loop lag in ms)."""
     task = progress.add_task(label, total=seconds)
+    lags: list[float] = []
+    lag_task = asyncio.create_task(loop_lag(lags))
     own_before = time.process_time()
     cpu_before = meter.cpu_seconds()
     stats.latencies_ms.clear()
+    stats.sent_at.clear()
     stats.acks = 0
     stats.races = 0
     stats.errors.clear()
@@ -447,7 +488,12 @@ async def measure(
     stats.recording = False
     stats.stopped = time.perf_counter()
     progress.update(task, completed=seconds)
-    return meter.cpu_seconds() - cpu_before, time.process_time() - own_before
+    lag_task.cancel()
+    return (
+        meter.cpu_seconds() - cpu_before,
+        time.process_time() - own_before,
+        percentile(lags, 0.99),
+    )
 
 
 async def game_phase(
@@ -485,7 +531,7 @@ async def game_phase(
     meter = ProcessMeter(server.pid)
     stats.recording = False
     await asyncio.sleep(warmup)
-    server_cpu, own_cpu = await measure(stats, meter, seconds, name, progress)
+    server_cpu, own_cpu, own_lag = await measure(stats, meter, seconds, name, progress)
     gc.enable()
     playing = sum(1 for run in runs if run.status in ("playing", "finished"))
     held = sum(1 for c in clients if c.ws is not None and c.ws.state.name == "OPEN")
@@ -497,6 +543,7 @@ async def game_phase(
         reader.cancel()
     await asyncio.gather(*readers, return_exceptions=True)
     lat = stats.latencies_ms
+    dump_latencies(name, stats)
     rate = stats.acks / stats.seconds
     return PhaseResult(
         name,
@@ -512,6 +559,7 @@ async def game_phase(
         peak,
         len(lat),
         own_cpu / stats.seconds,
+        own_lag,
         stats.races,
         load_average(),
     )
@@ -608,12 +656,13 @@ async def echo_phases(
                 asyncio.create_task(closed_loop(clients[n * 4], stop)) for n in range(tables)
             ]
         await asyncio.sleep(2.0)
-        server_cpu, own_cpu = await measure(stats, meter, seconds, label, progress)
+        server_cpu, own_cpu, own_lag = await measure(stats, meter, seconds, label, progress)
         stop.set()
         for sender in senders:
             sender.cancel()
         await asyncio.gather(*senders, return_exceptions=True)
         lat = list(stats.latencies_ms)
+        dump_latencies(label, stats)
         held = sum(1 for c in clients if c.ws is not None and c.ws.state.name == "OPEN")
         results.append(
             PhaseResult(
@@ -630,6 +679,7 @@ async def echo_phases(
                 meter.peak_mb(),
                 len(lat),
                 own_cpu / stats.seconds,
+                own_lag,
                 load_average=load_average(),
             )
         )
@@ -663,6 +713,7 @@ def report(results: list[PhaseResult], tables: int) -> bool:
         "CPU/decision",
         "peak MB",
         "loadgen CPU",
+        "loadgen lag p99",
         "load avg",
     ):
         grid.add_column(column, justify="left" if column == "phase" else "right")
@@ -681,6 +732,7 @@ def report(results: list[PhaseResult], tables: int) -> bool:
             f"{r.cpu_us_per_decision:.0f} µs",
             f"{r.peak_mb:.0f}",
             f"{r.client_cpu_share:.0%}",
+            f"{r.loadgen_lag_p99:.1f} ms",
             f"{r.load_average:.1f}",
         )
     console.print(grid)
@@ -810,8 +862,13 @@ def main() -> int:
     parser.add_argument(
         "--quick", action="store_true", help="50 tables (200 flat out), short phases"
     )
+    parser.add_argument(
+        "--latencies", type=Path, help="write each phase's acknowledgements as CSV to this folder"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the databases and server logs")
     args = parser.parse_args()
+    global LATENCY_DIR
+    LATENCY_DIR = args.latencies
     if args.quick:
         args.tables, args.human_seconds, args.flat_seconds = 50, 15.0, 10.0
         args.flat_tables = args.flat_tables or 200  # fewer would hit the per-socket rate limit

@@ -52,7 +52,7 @@ def test_group_commit_writes_what_immediate_commits_write(tmp_path: Path) -> Non
         storage.create_table(new_table("AAAAAA"))
         for change in changes("AAAAAA"):
             storage.commit(change)
-        # Nothing counts as written before the writer thread reports back to the loop.
+        # Nothing counts as written before the next pass of the loop writes the batch.
         assert storage.durable_seq == 0 and storage.staged_seq == 5
         await asyncio.wait_for(storage.wait_durable(storage.staged_seq), 2)
         assert storage.durable_seq == 5
