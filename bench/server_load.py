@@ -40,7 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.frames import DATA_OPCODES, Frame
+from websockets.protocol import Event
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -88,9 +90,9 @@ class Stats:
     started: float = 0.0
     stopped: float = 0.0
 
-    def record_ack(self, sent: float) -> None:
+    def record_ack(self, sent: float, arrived: float) -> None:
         if self.recording:
-            self.latencies_ms.append((time.perf_counter() - sent) * 1000.0)
+            self.latencies_ms.append((arrived - sent) * 1000.0)
             self.sent_at.append(sent)
             self.acks += 1
 
@@ -238,15 +240,39 @@ def echo_server(log: Path) -> Server:
     return Server([sys.executable, str(HERE / "echo_app.py"), "--port", str(port)], port, log)
 
 
-async def open_socket(url: str) -> ClientConnection:
-    return await connect(
+class TimedConnection(ClientConnection):
+    """A client socket that notes when each message's last frame arrived (``arrivals``, one
+    per message, in order): latencies end when the bytes are read from the socket, not when
+    the client's task gets round to the message, for the game and the echo alike (the load
+    generator's own queueing is not the server's; ``loadgen lag`` shows how much it is)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.arrivals: deque[float] = deque()
+
+    def process_event(self, event: Event) -> None:
+        if (
+            self.response is not None
+            and isinstance(event, Frame)
+            and event.opcode in DATA_OPCODES
+            and event.fin
+        ):
+            self.arrivals.append(time.perf_counter())
+        super().process_event(event)
+
+
+async def open_socket(url: str) -> TimedConnection:
+    connection = await connect(
         url,
+        create_connection=TimedConnection,
         compression=None,  # as browsers' offers are refused by the server anyway
         ping_interval=None,
         max_size=2**20,
         open_timeout=120,
         close_timeout=2,
     )
+    assert isinstance(connection, TimedConnection)
+    return connection
 
 
 # ---------------------------------------------------------------- game clients
@@ -286,7 +312,7 @@ class SeatClient:
         self.stats = stats
         self.pace = pace
         self.rng = random.Random(seed)
-        self.ws: ClientConnection | None = None
+        self.ws: TimedConnection | None = None
         self.v: int | None = None
         self.you: dict[str, Any] | None = None
         self.answered: tuple[int, str] | None = None
@@ -304,13 +330,13 @@ class SeatClient:
         assert self.ws is not None
         try:
             async for raw in self.ws:
-                self.receive(orjson.loads(raw))
+                self.receive(orjson.loads(raw), self.ws.arrivals.popleft())
         except websockets.ConnectionClosed:
             pass
         if not self.closing:
             self.stats.error("socket_dropped")
 
-    def receive(self, message: dict[str, Any]) -> None:
+    def receive(self, message: dict[str, Any], arrived: float) -> None:
         kind = message["type"]
         if kind == "update":
             if self.v is not None and message["v"] != self.v + 1:
@@ -328,7 +354,7 @@ class SeatClient:
         elif kind == "ack":
             sent = self.pending.pop(message["id"], None)
             if sent is not None:
-                self.stats.record_ack(sent[0])
+                self.stats.record_ack(sent[0], arrived)
         elif kind == "error":
             self.on_error(message)
         elif kind == "snapshot":
@@ -572,7 +598,7 @@ class EchoClient:
     def __init__(self, url: str, stats: Stats) -> None:
         self.url = url
         self.stats = stats
-        self.ws: ClientConnection | None = None
+        self.ws: TimedConnection | None = None
         self.pending: dict[int, float] = {}
         self.replied: asyncio.Event | None = None
         self.closing = False
@@ -581,10 +607,11 @@ class EchoClient:
         assert self.ws is not None
         try:
             async for raw in self.ws:
+                arrived = self.ws.arrivals.popleft()
                 message = orjson.loads(raw)
                 sent = self.pending.pop(message["id"], None)
                 if sent is not None:
-                    self.stats.record_ack(sent)
+                    self.stats.record_ack(sent, arrived)
                 if self.replied is not None:
                     self.replied.set()
         except websockets.ConnectionClosed:

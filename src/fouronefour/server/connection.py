@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 from typing import Any
 
 import orjson
@@ -61,8 +62,12 @@ class Connection:
         self.config = config
         self.seat: int | None = None
         self.greeted = False
-        # (durability sequence number it waits for, message); None: close.
-        self._queue: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue()
+        # (durability sequence number it waits for, message); None: close. Sent in order by
+        # one sender at a time (``_sending``): the writer task, or the reader task at once.
+        self._outbox: deque[tuple[int, bytes] | None] = deque()
+        self._wake = asyncio.Event()
+        self._sending = False
+        self._reading = False  # the reader task is handling a message: it sends after
         self._tokens = float(config.rate_burst)
         self._refilled = time.monotonic()
         self._strikes = 0
@@ -103,11 +108,18 @@ class Connection:
     def _put(self, data: bytes, seq: int) -> None:
         if self._closing is not None:
             return
-        if self._queue.qsize() >= MAX_QUEUED:
+        if len(self._outbox) >= MAX_QUEUED:
             self._closing = (1008, "too slow")
-            self._queue.put_nowait(None)
+            self._end()
             return
-        self._queue.put_nowait((seq, data))
+        self._outbox.append((seq, data))
+        if not self._reading:
+            self._wake.set()
+
+    def _end(self) -> None:
+        """Queue the close, after what is queued."""
+        self._outbox.append(None)
+        self._wake.set()
 
     async def _send_text(self, data: bytes) -> bool:
         try:
@@ -117,19 +129,41 @@ class Connection:
         return True
 
     async def _writer(self) -> None:
-        gate = self.gate
+        """Send what the reader task left: fan-out from other seats, timers, bots."""
         while True:
-            item = await self._queue.get()
-            if item is None:
-                code, reason = self._closing or (1000, "")
-                with contextlib.suppress(Exception):
-                    await self.websocket.close(code, reason)
+            await self._wake.wait()
+            self._wake.clear()
+            if not await self._send_queued(wait=True):
                 return
-            seq, data = item
-            if gate is not None and seq > gate.durable_seq:
-                await gate.wait_durable(seq)  # never send ahead of the disk
-            if not await self._send_text(data):
-                return
+
+    async def _send_queued(self, wait: bool) -> bool:
+        """Send the queue in order, waiting for the disk (``wait``) or stopping at the first
+        message not yet written. False once the connection is closed or gone."""
+        if self._sending:
+            return True  # the other sender is at it, and goes on to the end of the queue
+        gate = self.gate
+        outbox = self._outbox
+        self._sending = True
+        try:
+            while outbox:
+                item = outbox[0]
+                if item is None:
+                    code, reason = self._closing or (1000, "")
+                    with contextlib.suppress(Exception):
+                        await self.websocket.close(code, reason)
+                    return False
+                seq, data = item
+                if gate is not None and seq > gate.durable_seq:
+                    if not wait:
+                        self._wake.set()  # the writer task waits for the disk instead
+                        return True
+                    await gate.wait_durable(seq)  # never send ahead of the disk
+                outbox.popleft()
+                if not await self._send_text(data):
+                    return False
+        finally:
+            self._sending = False
+        return True
 
     # -- incoming
 
@@ -141,16 +175,18 @@ class Connection:
             pass  # the client went away (RuntimeError: receive after a close)
         except _Close as close:
             self._closing = (close.code, close.reason)
-            self._queue.put_nowait(None)
+            self._reading = False
+            self._end()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 2.0)
         finally:
+            self._reading = False
             self.registry.fanout.unsubscribe(self.table.code, self)
             if self.greeted and self.seat is not None:
                 self.table.disconnect(self.seat)
             if not writer.done():
                 self._closing = self._closing or (1000, "")
-                self._queue.put_nowait(None)
+                self._end()
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(writer, 1.0)
             writer.cancel()
@@ -171,7 +207,23 @@ class Connection:
             if text is None:
                 raw = message.get("bytes") or b""
                 text = raw.decode("utf-8", "replace")
-            self._handle_text(text)
+            self._reading = True
+            try:
+                self._handle_text(text)
+            finally:
+                self._reading = False
+            await self._answer_now()
+
+    async def _answer_now(self) -> None:
+        """Send this client's answer (its update and ack, an error) from the reader task, in
+        this pass of the loop, rather than wake the writer task for the next one: the change
+        is written first (with whatever else is staged), as it would have been then."""
+        if not self._outbox:
+            return
+        if self.gate is not None:
+            self.gate.flush()
+        if not await self._send_queued(wait=False):
+            self._wake.set()  # closed: the writer task ends too
 
     def _rate_ok(self) -> bool:
         now = time.monotonic()

@@ -376,6 +376,12 @@ class GroupCommitStorage(SqliteStorage):
             self._kicked = True
             self._loop.call_soon(self._write_next)
 
+    def flush(self) -> None:
+        """Write what is staged now rather than at the next pass of the loop (for an answer
+        that can go out at once once it is written)."""
+        if self._staged and not self.failed and self._loop is not None:
+            self._write_next()
+
     def _write_next(self) -> None:
         """Write everything staged in one transaction; on success release its waiters."""
         self._retry = None
