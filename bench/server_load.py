@@ -4,7 +4,7 @@
     python bench/server_load.py --quick         # 50 tables, short phases (a minute)
     python bench/server_load.py --tables 500 --human-seconds 30 --flat-seconds 20
 
-This process is the load generator (asyncio on uvloop, the ``websockets`` client); the
+This process is the load generator (asyncio on uvloop, websockets' sans-I/O protocol); the
 servers it measures are separate processes it starts on free ports:
 
 1. **human pace**: ``fouronefour serve`` (default settings, a fresh SQLite file). ``--tables``
@@ -40,21 +40,22 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter, deque
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import orjson
 import uvloop
-import websockets
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.frames import DATA_OPCODES, Frame
-from websockets.protocol import Event
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+from websockets.uri import parse_uri
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -240,39 +241,90 @@ def echo_server(log: Path) -> Server:
     return Server([sys.executable, str(HERE / "echo_app.py"), "--port", str(port)], port, log)
 
 
-class TimedConnection(ClientConnection):
-    """A client socket that notes when each message's last frame arrived (``arrivals``, one
-    per message, in order): latencies end when the bytes are read from the socket, not when
-    the client's task gets round to the message, for the game and the echo alike (the load
-    generator's own queueing is not the server's; ``loadgen lag`` shows how much it is)."""
+class ClientSocket(asyncio.Protocol):
+    """One client WebSocket on websockets' sans-I/O protocol, with no task per socket.
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.arrivals: deque[float] = deque()
+    Each message is handed to ``on_message(text, arrived)`` from the read callback itself,
+    ``arrived`` being when its bytes were read, and :meth:`send` writes at once. The asyncio
+    client of the same library spends a task switch and a queue per message: with ~6
+    messages a decision its own queueing showed up as server latency (the load generator's
+    loop lag is printed to show how much is left of it)."""
 
-    def process_event(self, event: Event) -> None:
-        if (
-            self.response is not None
-            and isinstance(event, Frame)
-            and event.opcode in DATA_OPCODES
-            and event.fin
-        ):
-            self.arrivals.append(time.perf_counter())
-        super().process_event(event)
+    def __init__(self, url: str, on_message: Callable[[str, float], None]) -> None:
+        self.protocol = ClientProtocol(parse_uri(url), max_size=2**20)
+        self.on_message = on_message
+        loop = asyncio.get_running_loop()
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.ended: asyncio.Future[None] = loop.create_future()
+        self.transport: asyncio.Transport | None = None
 
+    @classmethod
+    async def open(cls, url: str, on_message: Callable[[str, float], None]) -> ClientSocket:
+        wsuri = parse_uri(url)
+        loop = asyncio.get_running_loop()
+        _, client = await asyncio.wait_for(
+            loop.create_connection(lambda: cls(url, on_message), wsuri.host, wsuri.port), 120
+        )
+        await asyncio.wait_for(asyncio.shield(client.opened), 120)
+        return client
 
-async def open_socket(url: str) -> TimedConnection:
-    connection = await connect(
-        url,
-        create_connection=TimedConnection,
-        compression=None,  # as browsers' offers are refused by the server anyway
-        ping_interval=None,
-        max_size=2**20,
-        open_timeout=120,
-        close_timeout=2,
-    )
-    assert isinstance(connection, TimedConnection)
-    return connection
+    @property
+    def is_open(self) -> bool:
+        return self.protocol.state is State.OPEN and not self.ended.done()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+        self.protocol.send_request(self.protocol.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        arrived = time.perf_counter()
+        self.protocol.receive_data(data)
+        for event in self.protocol.events_received():
+            if isinstance(event, Frame):
+                if event.opcode is Opcode.TEXT and event.fin:
+                    self.on_message(bytes(event.data).decode(), arrived)
+            elif not self.opened.done():  # the handshake's response
+                if self.protocol.handshake_exc is not None:
+                    self.opened.set_exception(self.protocol.handshake_exc)
+                else:
+                    self.opened.set_result(None)
+        self._flush()
+
+    def eof_received(self) -> None:
+        self.protocol.receive_eof()
+        self._flush()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(exc or ConnectionError("closed during the handshake"))
+        if not self.ended.done():
+            self.ended.set_result(None)
+
+    def send(self, text: str) -> None:
+        if not self.is_open:
+            raise ConnectionError("the socket is closed")
+        self.protocol.send_text(text.encode())
+        self._flush()
+
+    async def close(self) -> None:
+        if self.is_open:
+            self.protocol.send_close(1000)
+            self._flush()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self.ended), 2)
+        if self.transport is not None:
+            self.transport.close()
+
+    def _flush(self) -> None:
+        assert self.transport is not None
+        for chunk in self.protocol.data_to_send():
+            if chunk:
+                self.transport.write(chunk)
+            elif self.transport.can_write_eof():
+                self.transport.write_eof()
+        if self.protocol.close_expected() or self.protocol.state is State.CLOSED:
+            self.transport.close()
 
 
 # ---------------------------------------------------------------- game clients
@@ -312,7 +364,7 @@ class SeatClient:
         self.stats = stats
         self.pace = pace
         self.rng = random.Random(seed)
-        self.ws: TimedConnection | None = None
+        self.ws: ClientSocket | None = None
         self.v: int | None = None
         self.you: dict[str, Any] | None = None
         self.answered: tuple[int, str] | None = None
@@ -322,19 +374,18 @@ class SeatClient:
         self.closing = False
 
     async def connect(self) -> None:
-        self.ws = await open_socket(self.url)
+        self.ws = await ClientSocket.open(self.url, self.on_message)
         hello = {"type": "hello", "protocol": 1, "token": self.table.tokens[self.seat]}
-        await self.ws.send(orjson.dumps(hello).decode())
+        self.ws.send(orjson.dumps(hello).decode())
 
     async def run(self) -> None:
         assert self.ws is not None
-        try:
-            async for raw in self.ws:
-                self.receive(orjson.loads(raw), self.ws.arrivals.popleft())
-        except websockets.ConnectionClosed:
-            pass
+        await self.ws.ended
         if not self.closing:
             self.stats.error("socket_dropped")
+
+    def on_message(self, text: str, arrived: float) -> None:
+        self.receive(orjson.loads(text), arrived)
 
     def receive(self, message: dict[str, Any], arrived: float) -> None:
         kind = message["type"]
@@ -420,21 +471,15 @@ class SeatClient:
         self.send(body, (request_id, self.v or 0))
 
     def send(self, body: dict[str, Any], timed: tuple[int, int] | None = None) -> None:
-        """Send ``body`` from a task. A ``timed`` (id, version acted upon) move is timed from
-        the moment it is written, as the echo's messages are (not from when the task was
-        made, a pass of the loop earlier)."""
-        task = asyncio.ensure_future(self._send(orjson.dumps(body).decode(), timed))
-        task.add_done_callback(self._sent)
-
-    async def _send(self, text: str, timed: tuple[int, int] | None) -> None:
+        """Send ``body`` now; a ``timed`` (id, version acted upon) move is timed from here."""
         assert self.ws is not None
         if timed is not None:
             self.pending[timed[0]] = (time.perf_counter(), timed[1])
-        await self.ws.send(text)
-
-    def _sent(self, task: asyncio.Future[None]) -> None:
-        if not task.cancelled() and task.exception() is not None and not self.closing:
-            self.stats.error("send_failed")
+        try:
+            self.ws.send(orjson.dumps(body).decode())
+        except ConnectionError:
+            if not self.closing:
+                self.stats.error("send_failed")
 
 
 def quiet_collector() -> None:
@@ -560,7 +605,7 @@ async def game_phase(
     server_cpu, own_cpu, own_lag = await measure(stats, meter, seconds, name, progress)
     gc.enable()
     playing = sum(1 for run in runs if run.status in ("playing", "finished"))
-    held = sum(1 for c in clients if c.ws is not None and c.ws.state.name == "OPEN")
+    held = sum(1 for c in clients if c.ws is not None and c.ws.is_open)
     peak = meter.peak_mb()
     for c in clients:
         c.closing = True
@@ -598,32 +643,33 @@ class EchoClient:
     def __init__(self, url: str, stats: Stats) -> None:
         self.url = url
         self.stats = stats
-        self.ws: TimedConnection | None = None
+        self.ws: ClientSocket | None = None
         self.pending: dict[int, float] = {}
         self.replied: asyncio.Event | None = None
         self.closing = False
 
+    async def connect(self) -> None:
+        self.ws = await ClientSocket.open(self.url, self.on_message)
+
     async def run(self) -> None:
         assert self.ws is not None
-        try:
-            async for raw in self.ws:
-                arrived = self.ws.arrivals.popleft()
-                message = orjson.loads(raw)
-                sent = self.pending.pop(message["id"], None)
-                if sent is not None:
-                    self.stats.record_ack(sent, arrived)
-                if self.replied is not None:
-                    self.replied.set()
-        except websockets.ConnectionClosed:
-            pass
+        await self.ws.ended
         if not self.closing:
             self.stats.error("socket_dropped")
 
-    async def send(self, request_id: int) -> None:
+    def on_message(self, text: str, arrived: float) -> None:
+        message = orjson.loads(text)
+        sent = self.pending.pop(message["id"], None)
+        if sent is not None:
+            self.stats.record_ack(sent, arrived)
+        if self.replied is not None:
+            self.replied.set()
+
+    def send(self, request_id: int) -> None:
         assert self.ws is not None
         self.pending[request_id] = time.perf_counter()
         body = {"type": "move", "id": request_id, "v": 123, "move": "345"}
-        await self.ws.send(orjson.dumps(body).decode())
+        self.ws.send(orjson.dumps(body).decode())
 
 
 async def echo_phases(
@@ -639,10 +685,7 @@ async def echo_phases(
     url = server.http.replace("http", "ws", 1) + "/ws"
     clients = [EchoClient(url, stats) for _ in range(tables * 4)]
 
-    async def connect(client: EchoClient) -> None:
-        client.ws = await open_socket(url)
-
-    await gather_limited([connect(c) for c in clients], 64)
+    await gather_limited([c.connect() for c in clients], 64)
     readers = [asyncio.create_task(c.run()) for c in clients]
     quiet_collector()
     meter = ProcessMeter(server.pid)
@@ -657,16 +700,16 @@ async def echo_phases(
         ) -> None:
             await asyncio.sleep(rng.uniform(0, interval))
             while not stop.is_set():
-                with contextlib.suppress(websockets.ConnectionClosed):
-                    await rng.choice(group).send(next(ids))
+                with contextlib.suppress(ConnectionError):
+                    rng.choice(group).send(next(ids))
                 await asyncio.sleep(interval * rng.uniform(0.5, 1.5))
 
         async def closed_loop(client: EchoClient, stop: asyncio.Event) -> None:
             client.replied = asyncio.Event()
             while not stop.is_set():
                 client.replied.clear()
-                with contextlib.suppress(websockets.ConnectionClosed):
-                    await client.send(next(ids))
+                with contextlib.suppress(ConnectionError):
+                    client.send(next(ids))
                 await client.replied.wait()
             client.replied = None
 
@@ -690,7 +733,7 @@ async def echo_phases(
         await asyncio.gather(*senders, return_exceptions=True)
         lat = list(stats.latencies_ms)
         dump_latencies(label, stats)
-        held = sum(1 for c in clients if c.ws is not None and c.ws.state.name == "OPEN")
+        held = sum(1 for c in clients if c.ws is not None and c.ws.is_open)
         results.append(
             PhaseResult(
                 label,
