@@ -16,7 +16,8 @@ servers it measures are separate processes it starts on free ports:
    client answers at once.
 3. **bare echo**: ``bench/echo_app.py`` (same uvicorn settings, an echo endpoint) with the
    same number of sockets; one move-sized message per table at the rate the game reached
-   in (1), then in (2), then flat out (one message in flight per table).
+   in (1), then in (2), each measured as long as that phase, then flat out (one message in
+   flight per table).
 
 Reported per phase: tables playing and sockets held, decisions a second (acknowledged
 moves, claim answers included), acknowledgement latency p50/p95/p99 (client send to
@@ -675,12 +676,12 @@ class EchoClient:
 async def echo_phases(
     server: Server,
     tables: int,
-    rates: list[tuple[str, float]],
-    seconds: float,
+    rates: list[tuple[str, float, float]],
     progress: Progress,
     seed: int,
 ) -> list[PhaseResult]:
-    """Echo at each (label, messages a second) in ``rates`` (0: flat out), same sockets."""
+    """Echo at each (label, messages a second, seconds measured) in ``rates`` (0: flat out),
+    on the same sockets."""
     stats = Stats()
     url = server.http.replace("http", "ws", 1) + "/ws"
     clients = [EchoClient(url, stats) for _ in range(tables * 4)]
@@ -692,7 +693,7 @@ async def echo_phases(
     rng = random.Random(seed)
     ids = itertools.count(1)
     results = []
-    for label, rate in rates:
+    for label, rate, seconds in rates:
         stop = asyncio.Event()
 
         async def paced(
@@ -902,12 +903,13 @@ async def run(args: argparse.Namespace, workdir: Path) -> bool:
                 await echo_phases(
                     server,
                     args.tables,
+                    # Each echo compared with a game phase is measured as long as it: a
+                    # p99 from fewer samples is the noisier one.
                     [
-                        ("echo at human-pace rate", human_rate),
-                        ("echo at flat-out rate", flat_rate),
-                        ("echo, flat out", 0.0),
+                        ("echo at human-pace rate", human_rate, args.human_seconds),
+                        ("echo at flat-out rate", flat_rate, args.flat_seconds),
+                        ("echo, flat out", 0.0, args.echo_seconds),
                     ],
-                    args.echo_seconds,
                     progress,
                     args.seed + 2,
                 )
@@ -924,7 +926,12 @@ def main() -> int:
     )
     parser.add_argument("--human-seconds", type=float, default=60.0)
     parser.add_argument("--flat-seconds", type=float, default=30.0)
-    parser.add_argument("--echo-seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--echo-seconds",
+        type=float,
+        default=20.0,
+        help="the flat-out echo (the others last as long as the game phase they match)",
+    )
     parser.add_argument(
         "--warmup", type=float, default=10.0, help="seconds of play before measuring"
     )
