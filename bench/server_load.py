@@ -20,10 +20,11 @@ servers it measures are separate processes it starts on free ports:
    flight per table).
 
 Reported per phase: tables playing and sockets held, decisions a second (acknowledged
-moves, claim answers included), acknowledgement latency p50/p95/p99 (client send to
-``ack``), errors (``error`` messages, version gaps, seats timed out to a bot, dropped
-sockets), server CPU (share of one core, and per decision) and peak memory (VmHWM). Then
-the game's p99 against the echo's at the same load, and the targets.
+moves, claim answers included), acknowledgement latency p50/p95/p99 (the client's write of
+its move to the arrival of its ``ack``'s bytes), errors (``error`` messages, version gaps,
+seats timed out to a bot, dropped sockets), server CPU (share of one core, and per
+decision) and peak memory (VmHWM). Then the game's p99 against the echo's at the same
+load, and the targets.
 """
 
 from __future__ import annotations

@@ -175,12 +175,10 @@ class Connection:
             pass  # the client went away (RuntimeError: receive after a close)
         except _Close as close:
             self._closing = (close.code, close.reason)
-            self._reading = False
             self._end()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 2.0)
         finally:
-            self._reading = False
             self.registry.fanout.unsubscribe(self.table.code, self)
             if self.greeted and self.seat is not None:
                 self.table.disconnect(self.seat)

@@ -266,24 +266,23 @@ class SqliteStorage:
                     finished,
                 )
                 if match_number:
-                    table.match = self._load_match(conn, code, match_number)
+                    table.match = self._load_match(code, match_number)
                 tables.append(table)
             return tables
 
     def load_match(self, code: str, number: int) -> StoredMatch | None:
         with self._lock:
-            return self._load_match(self._conn, code, number)
+            return self._load_match(code, number)
 
-    @staticmethod
-    def _load_match(conn: sqlite3.Connection, code: str, number: int) -> StoredMatch | None:
-        row = conn.execute(
+    def _load_match(self, code: str, number: int) -> StoredMatch | None:
+        row = self._conn.execute(
             "SELECT seed, rules, over FROM matches WHERE code = ? AND number = ?", (code, number)
         ).fetchone()
         if row is None:
             return None
         moves = [
             move
-            for (move,) in conn.execute(
+            for (move,) in self._conn.execute(
                 "SELECT move FROM moves WHERE code = ? AND number = ? ORDER BY idx", (code, number)
             )
         ]
@@ -299,7 +298,8 @@ class GroupCommitStorage(SqliteStorage):
     """SQLite with group commit, for a server on an event loop.
 
     The changes staged during one pass of the loop are written together, in one transaction,
-    at the start of the next pass, on the loop's own thread: a commit in WAL mode costs
+    at the start of the next pass (or at once, :meth:`flush`, when a reader task has an
+    answer ready), on the loop's own thread: a commit in WAL mode costs
     ~20-60 µs (no sync), and the acknowledgements it releases go out in that same pass.
     (A writer thread cost more than the write: two thread hand-offs, each waiting for the
     GIL, and two more passes of the loop; its p99 was ~1 ms higher in
