@@ -256,6 +256,10 @@ def create_app(
                 TableError(ErrorCode.TOO_MANY_CONNECTIONS, "this table has too many connections"),
             )
             return
-        await Connection(websocket, table, registry, config, gate).serve()
+        registry.hold(table.code)
+        try:
+            await Connection(websocket, table, registry, config, gate).serve()
+        finally:
+            registry.release(table.code)
 
     return app

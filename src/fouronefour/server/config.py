@@ -20,7 +20,10 @@ class ServerConfig:
     bot_processes: int = 1
     #: Fixed seed for every match's deal (tests); None draws seeds from the OS.
     seed: int | None = None
+    #: Tables in memory; beyond it, tables not played and left alone for
+    #: ``table_idle_seconds`` are dropped from memory (not from the database) to make room.
     max_tables: int = 10_000
+    table_idle_seconds: float = 60.0
     max_message_bytes: int = 4096
     max_connections_per_table: int = 64
     #: Token bucket per connection: sustained messages a second and burst size.

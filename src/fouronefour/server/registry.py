@@ -1,10 +1,12 @@
-"""All tables of a server, by invite code: creation, lookup, loading after a restart."""
+"""All tables of a server, by invite code: creation, lookup, loading from storage."""
 
 from __future__ import annotations
 
 import random
 import secrets
 import sqlite3
+import time
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +21,7 @@ from .table import Table, TableOptions
 #: Invite codes avoid look-alike characters (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+_CODE_CHARACTERS = frozenset(CODE_ALPHABET)
 
 
 def seed_stream(seed: int | None) -> Callable[[], int]:
@@ -34,18 +37,30 @@ def default_bot() -> str:
 
 
 class TableRegistry:
-    """Tables live here; storage and fan-out are shared by all of them."""
+    """Tables live here; storage and fan-out are shared by all of them.
+
+    At most ``config.max_tables`` tables are held in memory. Tables being played always are
+    (their timers and bots run); the others are read from storage when asked for, and when
+    room is needed the least recently used one that is not being played, has no connection
+    and was left alone for ``config.table_idle_seconds`` is dropped from memory (it stays in
+    the database, as it is). So tables that people leave behind never fill a server that
+    runs for months, and a restart loads only the tables being played."""
 
     def __init__(self, config: ServerConfig, storage: Storage, fanout: Fanout) -> None:
         self.config = config
         self.storage = storage
         self.fanout = fanout
-        self.tables: dict[str, Table] = {}
+        #: The tables in memory, least recently used first.
+        self.tables: OrderedDict[str, Table] = OrderedDict()
+        self._used: dict[str, float] = {}  # code -> when last asked for or left
+        self._holders: Counter[str] = Counter()  # code -> connections using it
+        self._now: Callable[[], float] = time.time
         self._services: dict[str, Any] = {}
         self._seeds = seed_stream(config.seed)
 
     def start(self, scheduler: Scheduler, bots: BotRunner) -> None:
-        """Load every stored table and resume its timers."""
+        """Load the tables being played and resume their timers; the others wait in storage
+        until asked for."""
         self._services = {
             "storage": self.storage,
             "fanout": self.fanout,
@@ -54,9 +69,10 @@ class TableRegistry:
             "seeds": self._seeds,
             "bot_delay": self.config.bot_delay,
         }
-        for stored in self.storage.load_tables():
+        self._now = scheduler.now
+        for stored in self.storage.load_tables(status="playing"):
             table = Table.restore(stored, **self._services)
-            self.tables[table.code] = table
+            self._keep(table)
         for table in self.tables.values():
             table.resume()
 
@@ -72,16 +88,29 @@ class TableRegistry:
         )
 
     def get(self, code: str) -> Table:
-        table = self.tables.get(code.upper()) if isinstance(code, str) else None
+        """The table of ``code`` (any case), read from storage if it is not in memory."""
+        key = code.upper() if isinstance(code, str) else ""
+        table = self.tables.get(key)
         if table is None:
-            raise TableError(ErrorCode.TABLE_NOT_FOUND, f"no table {code!r}")
+            table = self._load(key)
+        self._touch(key)
         return table
+
+    def hold(self, code: str) -> None:
+        """A connection uses the table: it stays in memory until :meth:`release`."""
+        self._holders[code] += 1
+
+    def release(self, code: str) -> None:
+        self._holders[code] -= 1
+        if self._holders[code] <= 0:
+            del self._holders[code]
+        if code in self.tables:
+            self._touch(code)
 
     def create(self, request: dict[str, Any]) -> tuple[Table, str]:
         if self.storage.failed:
             raise TableError(ErrorCode.STORAGE_ERROR, "the server cannot write its database")
-        if len(self.tables) >= self.config.max_tables:
-            raise TableError(ErrorCode.TOO_MANY_TABLES, "this server hosts its maximum of tables")
+        self._make_room()
         options = TableOptions.from_request(request, self.default_options())
         code = self._new_code()
         try:
@@ -92,11 +121,55 @@ class TableRegistry:
             raise TableError(
                 ErrorCode.STORAGE_ERROR, f"the server cannot write its database ({error})"
             ) from None
-        self.tables[code] = table
+        self._keep(table)
         return table, token
+
+    def _keep(self, table: Table) -> None:
+        self.tables[table.code] = table
+        self._touch(table.code)
+
+    def _touch(self, code: str) -> None:
+        self.tables.move_to_end(code)
+        self._used[code] = self._now()
+
+    def _load(self, code: str) -> Table:
+        not_found = TableError(ErrorCode.TABLE_NOT_FOUND, f"no table {code!r}")
+        if len(code) != CODE_LENGTH or not set(code) <= _CODE_CHARACTERS:
+            raise not_found
+        try:
+            stored = self.storage.load_table(code)
+        except sqlite3.Error as error:
+            raise TableError(
+                ErrorCode.STORAGE_ERROR, f"the server cannot read its database ({error})"
+            ) from None
+        if stored is None:
+            raise not_found
+        self._make_room()
+        table = Table.restore(stored, **self._services)
+        table.resume()
+        self._keep(table)
+        return table
+
+    def _make_room(self) -> None:
+        """Below ``max_tables`` tables in memory, or refuse."""
+        if len(self.tables) < self.config.max_tables:
+            return
+        if self.storage.all_written:  # what is dropped must be read back as it is
+            now = self._now()
+            for code, table in self.tables.items():  # least recently used first
+                if (
+                    table.status != "playing"
+                    and code not in self._holders
+                    and self.fanout.count(code) == 0
+                    and now - self._used[code] >= self.config.table_idle_seconds
+                ):
+                    del self.tables[code]
+                    del self._used[code]
+                    return
+        raise TableError(ErrorCode.TOO_MANY_TABLES, "this server hosts its maximum of tables")
 
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.tables:
+            if code not in self.tables and self.storage.load_table(code) is None:
                 return code

@@ -79,7 +79,9 @@ class Storage(Protocol):
 
     def commit(self, change: Change) -> None: ...
 
-    def load_tables(self) -> list[StoredTable]: ...
+    def load_tables(self, status: str | None = None) -> list[StoredTable]: ...
+
+    def load_table(self, code: str) -> StoredTable | None: ...
 
     def load_match(self, code: str, number: int) -> StoredMatch | None: ...
 
@@ -88,6 +90,12 @@ class Storage(Protocol):
     @property
     def failed(self) -> bool:
         """True while the storage cannot write: tables refuse changes meanwhile."""
+        ...
+
+    @property
+    def all_written(self) -> bool:
+        """True when every change handed over is on disk (a table may then be unloaded and
+        read back later as it is)."""
         ...
 
 
@@ -126,6 +134,10 @@ class SqliteStorage:
             self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.executescript(_SCHEMA)
+
+    @property
+    def all_written(self) -> bool:
+        return True  # each commit is written before it returns
 
     def writable(self) -> bool:
         """Whether a write would succeed now: rewrites the header's user_version in a
@@ -228,47 +240,56 @@ class SqliteStorage:
             raise
         conn.execute("COMMIT")
 
-    def load_tables(self) -> list[StoredTable]:
+    _TABLE_COLUMNS = "SELECT code, options, host_seat, status, version, match_number FROM tables"
+
+    def load_tables(self, status: str | None = None) -> list[StoredTable]:
+        """Every stored table, or those in ``status``."""
         with self._lock:
-            conn = self._conn
-            tables = []
-            for code, options, host_seat, status, version, match_number in conn.execute(
-                "SELECT code, options, host_seat, status, version, match_number FROM tables"
-            ):
-                seats = [
-                    StoredSeat(seat, name, kind, token_hash)
-                    for seat, name, kind, token_hash in conn.execute(
-                        "SELECT seat, name, kind, token_hash FROM seats WHERE code = ? "
-                        "ORDER BY seat",
-                        (code,),
-                    )
-                ]
-                finished = [
-                    n
-                    for (n,) in conn.execute(
-                        "SELECT number FROM matches WHERE code = ? AND over = 1 ORDER BY number",
-                        (code,),
-                    )
-                ]
-                (moved,) = conn.execute(
-                    "SELECT MAX(version) FROM moves WHERE code = ?", (code,)
-                ).fetchone()
-                version = max(version, moved or 0)
-                table = StoredTable(
-                    code,
-                    orjson.loads(options),
-                    host_seat,
-                    status,
-                    version,
-                    match_number,
-                    seats,
-                    None,
-                    finished,
-                )
-                if match_number:
-                    table.match = self._load_match(code, match_number)
-                tables.append(table)
-            return tables
+            if status is None:
+                rows = self._conn.execute(self._TABLE_COLUMNS).fetchall()
+            else:
+                rows = self._conn.execute(
+                    self._TABLE_COLUMNS + " WHERE status = ?", (status,)
+                ).fetchall()
+            return [self._stored_table(row) for row in rows]
+
+    def load_table(self, code: str) -> StoredTable | None:
+        with self._lock:
+            row = self._conn.execute(self._TABLE_COLUMNS + " WHERE code = ?", (code,)).fetchone()
+            return None if row is None else self._stored_table(row)
+
+    def _stored_table(self, row: tuple[Any, ...]) -> StoredTable:
+        conn = self._conn
+        code, options, host_seat, status, version, match_number = row
+        seats = [
+            StoredSeat(seat, name, kind, token_hash)
+            for seat, name, kind, token_hash in conn.execute(
+                "SELECT seat, name, kind, token_hash FROM seats WHERE code = ? ORDER BY seat",
+                (code,),
+            )
+        ]
+        finished = [
+            n
+            for (n,) in conn.execute(
+                "SELECT number FROM matches WHERE code = ? AND over = 1 ORDER BY number",
+                (code,),
+            )
+        ]
+        (moved,) = conn.execute("SELECT MAX(version) FROM moves WHERE code = ?", (code,)).fetchone()
+        table = StoredTable(
+            code,
+            orjson.loads(options),
+            host_seat,
+            status,
+            max(version, moved or 0),
+            match_number,
+            seats,
+            None,
+            finished,
+        )
+        if match_number:
+            table.match = self._load_match(code, match_number)
+        return table
 
     def load_match(self, code: str, number: int) -> StoredMatch | None:
         with self._lock:
@@ -375,6 +396,10 @@ class GroupCommitStorage(SqliteStorage):
             # batch (fewer, larger transactions: less CPU per decision flat out).
             self._kicked = True
             self._loop.call_soon(self._write_next)
+
+    @property
+    def all_written(self) -> bool:
+        return not self._staged and not self.failed
 
     def flush(self) -> None:
         """Write what is staged now rather than at the next pass of the loop (for an answer
