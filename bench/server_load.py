@@ -42,7 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -243,14 +243,33 @@ def echo_server(log: Path) -> Server:
     return Server([sys.executable, str(HERE / "echo_app.py"), "--port", str(port)], port, log)
 
 
+#: What the clients' read callbacks took in and noted the time of, not yet parsed and
+#: handled: (socket, bytes or None for the end of the stream, perf_counter when read).
+_UNREAD: deque[tuple[ClientSocket, bytes | None, float]] = deque()
+
+
+def _read_later(client: ClientSocket, data: bytes | None) -> None:
+    if not _UNREAD:
+        asyncio.get_running_loop().call_soon(_handle_unread)  # after this pass's reads
+    _UNREAD.append((client, data, time.perf_counter()))
+
+
+def _handle_unread() -> None:
+    while _UNREAD:
+        client, data, arrived = _UNREAD.popleft()
+        client.parse(data, arrived)
+
+
 class ClientSocket(asyncio.Protocol):
     """One client WebSocket on websockets' sans-I/O protocol, with no task per socket.
 
-    Each message is handed to ``on_message(text, arrived)`` from the read callback itself,
-    ``arrived`` being when its bytes were read, and :meth:`send` writes at once. The asyncio
-    client of the same library spends a task switch and a queue per message: with ~6
-    messages a decision its own queueing showed up as server latency (the load generator's
-    loop lag is printed to show how much is left of it)."""
+    Each message is handed to ``on_message(text, arrived)``, ``arrived`` being when its
+    bytes were read, and :meth:`send` writes at once. The asyncio client of the same library
+    spends a task switch and a queue per message: with ~6 messages a decision its own
+    queueing showed up as server latency (the load generator's loop lag is printed to show
+    how much is left of it). For the same reason the read callback only notes the time and
+    queues the bytes (:data:`_UNREAD`): when one pass of the loop reads many sockets, the
+    last is timed when its bytes came in, not after the others' messages were handled."""
 
     def __init__(self, url: str, on_message: Callable[[str, float], None]) -> None:
         self.protocol = ClientProtocol(parse_uri(url), max_size=2**20)
@@ -280,7 +299,13 @@ class ClientSocket(asyncio.Protocol):
         self._flush()
 
     def data_received(self, data: bytes) -> None:
-        arrived = time.perf_counter()
+        _read_later(self, data)
+
+    def parse(self, data: bytes | None, arrived: float) -> None:
+        if data is None:
+            self.protocol.receive_eof()
+            self._flush()
+            return
         self.protocol.receive_data(data)
         for event in self.protocol.events_received():
             if isinstance(event, Frame):
@@ -294,8 +319,7 @@ class ClientSocket(asyncio.Protocol):
         self._flush()
 
     def eof_received(self) -> None:
-        self.protocol.receive_eof()
-        self._flush()
+        _read_later(self, None)  # after the bytes before it
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.opened.done():
