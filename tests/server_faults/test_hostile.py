@@ -298,3 +298,46 @@ def test_junk_before_hello_closes_and_tables_stay_consistent(server: LiveServer)
             await c.close()
 
     asyncio.run(scenario())
+
+
+def test_one_address_creating_tables_in_a_loop_is_rate_limited(server: LiveServer) -> None:
+    """Default limit: 10 a second and 60 a minute per address (loopback is not limited, so
+    the flood comes "through a proxy" on this machine that names its client)."""
+
+    def post(path: str, address: str | None, **body: Any) -> httpx.Response:
+        headers = {"X-Forwarded-For": address} if address else {}
+        return httpx.post(f"{server.http}{path}", json=body, headers=headers, timeout=10)
+
+    def tables() -> int:
+        count: int = httpx.get(f"{server.http}/api/health", timeout=10).json()["tables"]
+        return count
+
+    async def attack(during: Callable[[float], Awaitable[None]]) -> list[httpx.Response]:
+        loop = asyncio.get_running_loop()
+        flood = loop.run_in_executor(
+            None, lambda: [post("/api/tables", "198.51.100.7", name="Flood") for _ in range(80)]
+        )
+        await during(1.0)
+        return await flood
+
+    async def main() -> list[httpx.Response]:
+        async with observed(server) as during:
+            return await attack(during)
+
+    before = tables()
+    answers = asyncio.run(main())
+    created = [a for a in answers if a.status_code == 201]
+    refused = [a for a in answers if a.status_code != 201]
+    assert 10 <= len(created) <= 60, len(created)
+    assert refused and all(a.status_code == 429 for a in refused)
+    assert {a.json()["error"]["code"] for a in refused} == {"rate_limited"}
+    assert all(1 <= int(a.headers["Retry-After"]) <= 60 for a in refused)
+    # The refused requests made nothing; the observer's table is the one other new table.
+    assert tables() == before + len(created) + 1
+
+    # Joining counts too, for that address only; others and loopback go on.
+    code = created[0].json()["code"]
+    assert post(f"/api/tables/{code}/join", "198.51.100.7", name="J", seat=1).status_code == 429
+    assert post(f"/api/tables/{code}/join", "198.51.100.8", name="J", seat=1).status_code == 200
+    assert post("/api/tables", "2001:db8::1", name="Other").status_code == 201
+    assert post("/api/tables", None, name="Local").status_code == 201

@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import ipaddress
 import logging
+import math
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +17,9 @@ import orjson
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
+from limits import parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from starlette.concurrency import run_in_threadpool
 
 from .botrunner import BotRunner, ExecutorBotRunner, available_bots
@@ -46,6 +52,7 @@ _STATUS = {
     ErrorCode.SEAT_TAKEN: 409,
     ErrorCode.WRONG_STATUS: 409,
     ErrorCode.TOO_MANY_TABLES: 503,
+    ErrorCode.RATE_LIMITED: 429,
     ErrorCode.STORAGE_ERROR: 503,
 }
 
@@ -59,7 +66,16 @@ def _json(body: Any, status: int = 200) -> Response:
 
 
 def _error(error: TableError) -> Response:
-    return _json({"error": error.to_dict()}, _STATUS.get(error.code, 400))
+    response = _json({"error": error.to_dict()}, _STATUS.get(error.code, 400))
+    if isinstance(error, RateLimited):
+        response.headers["Retry-After"] = str(error.retry_after)
+    return response
+
+
+class RateLimited(TableError):
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(ErrorCode.RATE_LIMITED, message)
+        self.retry_after = retry_after
 
 
 async def _json_body(request: Request, limit: int) -> dict[str, Any]:
@@ -75,6 +91,45 @@ async def _json_body(request: Request, limit: int) -> dict[str, Any]:
     return data
 
 
+class AddressLimiter:
+    """The limit on HTTP requests that change something (creating a table, taking a seat),
+    per client address: one address cannot fill the server with tables.
+
+    Loopback and non-IP clients (this machine, a Unix socket) are not limited. Behind a
+    reverse proxy on the same machine every client would look like one of those: the proxy
+    must send ``X-Forwarded-For`` (uvicorn trusts it from 127.0.0.1), which names the real
+    address. ``limits``' in-memory storage may be swapped for Redis when several servers
+    share the limit."""
+
+    def __init__(self, rate: str) -> None:
+        self.items = parse_many(rate)
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    @staticmethod
+    def _limited(request: Request) -> str | None:
+        host = request.client.host if request.client is not None else None
+        try:
+            address = ipaddress.ip_address(host or "")
+        except ValueError:
+            return None
+        return None if address.is_loopback else str(address)
+
+    def check(self, request: Request) -> None:
+        """Count the request, or raise ``rate_limited`` (counting nothing) if it is over."""
+        address = self._limited(request)
+        if address is None:
+            return
+        for item in self.items:
+            if not self._limiter.test(item, "http", address):
+                reset, _ = self._limiter.get_window_stats(item, "http", address)
+                wait = max(1, math.ceil(reset - time.time()))
+                raise RateLimited(
+                    f"too many requests from {address} ({item}): try again in {wait} s", wait
+                )
+        for item in self.items:
+            self._limiter.hit(item, "http", address)
+
+
 def create_app(
     config: ServerConfig,
     storage: Storage | None = None,
@@ -85,6 +140,7 @@ def create_app(
     storage = storage or GroupCommitStorage(config.db)
     gate = storage if isinstance(storage, GroupCommitStorage) else None
     registry = TableRegistry(config, storage, fanout or InProcessFanout())
+    limiter = AddressLimiter(config.http_rate)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -162,6 +218,7 @@ def create_app(
     @app.post("/api/tables")
     async def create_table(request: Request) -> Response:
         try:
+            limiter.check(request)
             data = await _json_body(request, config.max_message_bytes)
             table, token = registry.create(data)
         except TableError as error:
@@ -187,6 +244,7 @@ def create_app(
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> Response:
         try:
+            limiter.check(request)
             table = registry.get(code)
             data = await _json_body(request, config.max_message_bytes)
             token = table.join(data.get("name"), data.get("seat"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .config import ServerConfig
 
@@ -72,6 +73,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="burst of messages above --rate (default %(default)s)",
     )
     parser.add_argument(
+        "--http-rate",
+        default=defaults.http_rate,
+        help="tables created and seats taken per client address, e.g. 60/minute;10/second "
+        "(loopback is not limited; default %(default)s)",
+    )
+    parser.add_argument(
         "--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug")
     )
 
@@ -90,15 +97,26 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_tables=args.max_tables,
         rate_per_second=args.rate,
         rate_burst=args.rate_burst,
+        http_rate=args.http_rate,
     )
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
+    from limits import parse_many
 
     from .app import create_app
 
     config = config_from_args(args)
+    try:
+        parse_many(config.http_rate)
+    except ValueError:
+        print(
+            f"fouronefour serve: --http-rate {config.http_rate!r} is not a rate such as "
+            "60/minute;10/second",
+            file=sys.stderr,
+        )
+        return 2
     app = create_app(config)
     shown = "localhost" if config.host in ("127.0.0.1", "::1") else config.host
     print(
