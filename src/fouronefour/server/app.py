@@ -8,7 +8,6 @@ import gc
 import ipaddress
 import logging
 import math
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,9 +16,6 @@ import orjson
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
-from limits import parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 from starlette.concurrency import run_in_threadpool
 
 from .botrunner import BotRunner, ExecutorBotRunner, available_bots
@@ -29,6 +25,7 @@ from .config import ServerConfig
 from .connection import PROTOCOL, Connection, refuse
 from .errors import ErrorCode, TableError
 from .fanout import Fanout, InProcessFanout
+from .ratelimit import AddressBuckets
 from .registry import TableRegistry
 from .replay import build_replay
 from .storage import GroupCommitStorage, Storage
@@ -98,12 +95,10 @@ class AddressLimiter:
     Loopback and non-IP clients (this machine, a Unix socket) are not limited. Behind a
     reverse proxy on the same machine every client would look like one of those: the proxy
     must send ``X-Forwarded-For`` (uvicorn trusts it from 127.0.0.1), which names the real
-    address. ``limits``' in-memory storage may be swapped for Redis when several servers
-    share the limit."""
+    address. The buckets are this process's own."""
 
-    def __init__(self, rate: str) -> None:
-        self.items = parse_many(rate)
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+    def __init__(self, rate_per_second: float, burst: int) -> None:
+        self._buckets = AddressBuckets(rate_per_second, burst)
 
     @staticmethod
     def _limited(request: Request) -> str | None:
@@ -115,19 +110,17 @@ class AddressLimiter:
         return None if address.is_loopback else str(address)
 
     def check(self, request: Request) -> None:
-        """Count the request, or raise ``rate_limited`` (counting nothing) if it is over."""
+        """Count the request, or raise ``rate_limited`` if the address is over its limit."""
         address = self._limited(request)
         if address is None:
             return
-        for item in self.items:
-            if not self._limiter.test(item, "http", address):
-                reset, _ = self._limiter.get_window_stats(item, "http", address)
-                wait = max(1, math.ceil(reset - time.time()))
-                raise RateLimited(
-                    f"too many requests from {address} ({item}): try again in {wait} s", wait
-                )
-        for item in self.items:
-            self._limiter.hit(item, "http", address)
+        wait = self._buckets.take(address)
+        if wait:
+            seconds = min(3600, max(1, math.ceil(wait)))
+            raise RateLimited(
+                f"too many tables created or seats taken from {address}: try again in {seconds} s",
+                seconds,
+            )
 
 
 def create_app(
@@ -140,7 +133,7 @@ def create_app(
     storage = storage or GroupCommitStorage(config.db)
     gate = storage if isinstance(storage, GroupCommitStorage) else None
     registry = TableRegistry(config, storage, fanout or InProcessFanout())
-    limiter = AddressLimiter(config.http_rate)
+    limiter = AddressLimiter(config.http_rate_per_second, config.http_rate_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -74,9 +74,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--http-rate",
-        default=defaults.http_rate,
-        help="tables created and seats taken per client address, e.g. 60/minute;10/second "
-        "(loopback is not limited; default %(default)s)",
+        type=float,
+        default=defaults.http_rate_per_second,
+        help="tables created and seats taken a second per client address, loopback "
+        "excepted (default %(default)s)",
+    )
+    parser.add_argument(
+        "--http-burst",
+        type=int,
+        default=defaults.http_rate_burst,
+        help="burst of those above --http-rate (default %(default)s)",
     )
     parser.add_argument(
         "--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug")
@@ -97,23 +104,20 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_tables=args.max_tables,
         rate_per_second=args.rate,
         rate_burst=args.rate_burst,
-        http_rate=args.http_rate,
+        http_rate_per_second=args.http_rate,
+        http_rate_burst=args.http_burst,
     )
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
-    from limits import parse_many
 
     from .app import create_app
 
     config = config_from_args(args)
-    try:
-        parse_many(config.http_rate)
-    except ValueError:
+    if not config.http_rate_per_second > 0 or config.http_rate_burst < 1:
         print(
-            f"fouronefour serve: --http-rate {config.http_rate!r} is not a rate such as "
-            "60/minute;10/second",
+            "fouronefour serve: --http-rate must be above 0 and --http-burst at least 1",
             file=sys.stderr,
         )
         return 2

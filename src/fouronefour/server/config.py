@@ -29,9 +29,10 @@ class ServerConfig:
     #: Token bucket per connection: sustained messages a second and burst size.
     rate_per_second: float = 20.0
     rate_burst: int = 40
-    #: HTTP requests that change something (create a table, take a seat) per client
-    #: address, in ``limits``' notation; loopback clients are not limited (app.py).
-    http_rate: str = "10/second;60/minute"
+    #: Token bucket per client address for HTTP requests that change something (create a
+    #: table, take a seat): a second and burst; loopback clients are not limited (app.py).
+    http_rate_per_second: float = 1.0
+    http_rate_burst: int = 20
     #: Rate-limited messages tolerated on one connection before it is closed.
     rate_strikes: int = 20
     hello_timeout: float = 10.0

@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 from .botrunner import HINT_BOT, decide, resolve_bot
 from .config import ServerConfig
 from .errors import ErrorCode, TableError
+from .ratelimit import TokenBucket
 from .registry import TableRegistry
 from .storage import GroupCommitStorage
 from .table import Table, Update
@@ -68,8 +69,7 @@ class Connection:
         self._wake = asyncio.Event()
         self._sending = False
         self._reading = False  # the reader task is handling a message: it sends after
-        self._tokens = float(config.rate_burst)
-        self._refilled = time.monotonic()
+        self._bucket = TokenBucket(config.rate_per_second, config.rate_burst, time.monotonic())
         self._strikes = 0
         self._closing: tuple[int, str] | None = None
         self._direct: set[asyncio.Future[bool]] = set()
@@ -223,18 +223,6 @@ class Connection:
         if not await self._send_queued(wait=False):
             self._wake.set()  # closed: the writer task ends too
 
-    def _rate_ok(self) -> bool:
-        now = time.monotonic()
-        self._tokens = min(
-            float(self.config.rate_burst),
-            self._tokens + (now - self._refilled) * self.config.rate_per_second,
-        )
-        self._refilled = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        return False
-
     def _handle_text(self, text: str) -> None:
         if len(text) > self.config.max_message_bytes:
             self.error(
@@ -243,7 +231,7 @@ class Connection:
                 f"messages are limited to {self.config.max_message_bytes} bytes",
             )
             raise _Close(1009, "message too large")
-        if not self._rate_ok():
+        if not self._bucket.take(time.monotonic()):
             self._strikes += 1
             if self._strikes > self.config.rate_strikes:
                 self.error(None, ErrorCode.RATE_LIMITED, "too many messages: closing")

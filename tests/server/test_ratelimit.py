@@ -1,0 +1,48 @@
+"""Token buckets for connections and client addresses."""
+
+from __future__ import annotations
+
+from fouronefour.server.ratelimit import AddressBuckets, TokenBucket
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_bucket_gives_its_burst_then_its_rate() -> None:
+    bucket = TokenBucket(rate=2.0, burst=3, now=0.0)
+    assert [bucket.take(0.0) for _ in range(4)] == [True, True, True, False]
+    assert bucket.wait(0.0) == 0.5
+    assert not bucket.take(0.25) and bucket.take(0.5)
+    assert bucket.full(0.5 + 1.5) and not bucket.full(1.9)
+    assert TokenBucket(rate=0.0, burst=1, now=0.0).take(0.0)
+
+
+def test_each_address_has_its_own_bucket_and_waits_are_told() -> None:
+    clock = Clock()
+    buckets = AddressBuckets(rate=1.0, burst=2, clock=clock)
+    assert buckets.take("a") == 0.0 and buckets.take("a") == 0.0
+    assert buckets.take("a") == 1.0
+    assert buckets.take("b") == 0.0
+    clock.now += 0.25
+    assert buckets.take("a") == 0.75  # a refusal takes nothing
+    clock.now += 0.75
+    assert buckets.take("a") == 0.0
+
+
+def test_full_buckets_are_forgotten_and_busy_ones_kept() -> None:
+    clock = Clock()
+    buckets = AddressBuckets(rate=1.0, burst=2, clock=clock)
+    for n in range(AddressBuckets.MIN_SWEEP):
+        buckets.take(f"old{n}")
+    clock.now += 1.0  # the old ones are full again
+    buckets.take("busy")
+    buckets.take("busy")
+    for n in range(AddressBuckets.MIN_SWEEP):
+        buckets.take(f"new{n}")
+    assert len(buckets) <= AddressBuckets.MIN_SWEEP + 2
+    assert buckets.take("busy") > 0  # still counted: it was not full
