@@ -257,7 +257,11 @@ def _read_later(client: ClientSocket, data: bytes | None) -> None:
 def _handle_unread() -> None:
     while _UNREAD:
         client, data, arrived = _UNREAD.popleft()
-        client.parse(data, arrived)
+        try:
+            client.parse(data, arrived)
+        except Exception:  # that socket's fault only: drop it (counted), read the others
+            if client.transport is not None:
+                client.transport.abort()
 
 
 class ClientSocket(asyncio.Protocol):

@@ -40,13 +40,16 @@ class Place:
         self.registry = self._start()
 
     def _start(self) -> TableRegistry:
-        registry = TableRegistry(self.config, self.storage, InProcessFanout())
+        registry = TableRegistry(
+            self.config, self.storage, InProcessFanout(), clock=self.scheduler.now
+        )
         registry.start(self.scheduler, InlineBotRunner(lambda f: self.scheduler.call_later(0, f)))
         return registry
 
     def restart(self) -> None:
         self.storage.close()
         self.storage = self.storage_type(str(self.path))
+        self.scheduler = ManualScheduler(self.scheduler.now())  # the old tables' timers die
         self.registry = self._start()
 
 
@@ -150,3 +153,18 @@ def test_a_server_full_of_left_tables_still_opens_new_ones(
     assert again.status_code == 200 and again.json()["code"] == first["code"]
     health = httpx.get(f"{server.url}/api/health").json()
     assert health["tables"] == 1
+
+
+def test_tables_in_play_are_all_loaded_even_beyond_the_limit(place: Place) -> None:
+    for name in ("Ann", "Bob"):
+        table, _ = place.registry.create({"name": name})
+        table.fill_bots(0)
+        table.start(0)
+    place.config = ServerConfig(
+        db=str(place.path), max_tables=1, table_idle_seconds=IDLE, seed=7, bot_delay=0
+    )
+    place.restart()
+    registry = place.registry
+    assert len(registry.tables) == 2  # never dropped while played
+    place.scheduler.advance(IDLE)
+    assert refused(lambda: registry.create({"name": "Dee"})) == ErrorCode.TOO_MANY_TABLES

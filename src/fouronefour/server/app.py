@@ -92,33 +92,44 @@ class AddressLimiter:
     """The limit on HTTP requests that change something (creating a table, taking a seat),
     per client address: one address cannot fill the server with tables.
 
-    Loopback and non-IP clients (this machine, a Unix socket) are not limited. Behind a
-    reverse proxy on the same machine every client would look like one of those: the proxy
-    must send ``X-Forwarded-For`` (uvicorn trusts it from 127.0.0.1), which names the real
-    address. The buckets are this process's own."""
+    Loopback clients and those without an address (this machine, a Unix socket) are not
+    limited. Behind a reverse proxy on the same machine every client would look like one of
+    those: the proxy must connect over 127.0.0.1 and send ``X-Forwarded-For`` (uvicorn
+    trusts it from 127.0.0.1 only), which names the real address. The buckets are this
+    process's own."""
 
     def __init__(self, rate_per_second: float, burst: int) -> None:
         self._buckets = AddressBuckets(rate_per_second, burst)
 
     @staticmethod
-    def _limited(request: Request) -> str | None:
-        host = request.client.host if request.client is not None else None
-        try:
-            address = ipaddress.ip_address(host or "")
-        except ValueError:
+    def _key(request: Request) -> str | None:
+        """Whose bucket: the IPv4 address, or the IPv6 /64 (anyone holding one holds them
+        all); None for loopback and clients without an address (a Unix socket)."""
+        if request.client is None:
             return None
-        return None if address.is_loopback else str(address)
+        host = request.client.host
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return host  # not an address (a proxy's "unknown"): limited under that name
+        if address.is_loopback:
+            return None
+        if isinstance(address, ipaddress.IPv6Address):
+            if address.ipv4_mapped is not None:
+                return None if address.ipv4_mapped.is_loopback else str(address.ipv4_mapped)
+            return str(ipaddress.ip_network(f"{address}/64", strict=False))
+        return str(address)
 
     def check(self, request: Request) -> None:
         """Count the request, or raise ``rate_limited`` if the address is over its limit."""
-        address = self._limited(request)
-        if address is None:
+        key = self._key(request)
+        if key is None:
             return
-        wait = self._buckets.take(address)
+        wait = self._buckets.take(key)
         if wait:
-            seconds = min(3600, max(1, math.ceil(wait)))
+            seconds = max(1, math.ceil(min(3600.0, wait)))
             raise RateLimited(
-                f"too many tables created or seats taken from {address}: try again in {seconds} s",
+                f"too many tables created or seats taken from {key}: try again in {seconds} s",
                 seconds,
             )
 
@@ -238,8 +249,10 @@ def create_app(
     async def join(code: str, request: Request) -> Response:
         try:
             limiter.check(request)
-            table = registry.get(code)
+            # The body first: no wait between finding the table and changing it (a table
+            # left alone may be dropped from memory meanwhile, registry.py).
             data = await _json_body(request, config.max_message_bytes)
+            table = registry.get(code)
             token = table.join(data.get("name"), data.get("seat"))
             seat = table.seat_for_token(token)
         except TableError as error:

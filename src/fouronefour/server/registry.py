@@ -46,7 +46,13 @@ class TableRegistry:
     the database, as it is). So tables that people leave behind never fill a server that
     runs for months, and a restart loads only the tables being played."""
 
-    def __init__(self, config: ServerConfig, storage: Storage, fanout: Fanout) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        storage: Storage,
+        fanout: Fanout,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.config = config
         self.storage = storage
         self.fanout = fanout
@@ -54,7 +60,7 @@ class TableRegistry:
         self.tables: OrderedDict[str, Table] = OrderedDict()
         self._used: dict[str, float] = {}  # code -> when last asked for or left
         self._holders: Counter[str] = Counter()  # code -> connections using it
-        self._now: Callable[[], float] = time.time
+        self._now = clock  # for idle times: monotonic
         self._services: dict[str, Any] = {}
         self._seeds = seed_stream(config.seed)
 
@@ -69,7 +75,6 @@ class TableRegistry:
             "seeds": self._seeds,
             "bot_delay": self.config.bot_delay,
         }
-        self._now = scheduler.now
         for stored in self.storage.load_tables(status="playing"):
             table = Table.restore(stored, **self._services)
             self._keep(table)
@@ -112,8 +117,8 @@ class TableRegistry:
             raise TableError(ErrorCode.STORAGE_ERROR, "the server cannot write its database")
         self._make_room()
         options = TableOptions.from_request(request, self.default_options())
-        code = self._new_code()
         try:
+            code = self._new_code()
             table, token = Table.create(
                 code, options, request.get("name"), request.get("seat", 0), **self._services
             )
@@ -152,24 +157,32 @@ class TableRegistry:
 
     def _make_room(self) -> None:
         """Below ``max_tables`` tables in memory, or refuse."""
-        if len(self.tables) < self.config.max_tables:
+        excess = len(self.tables) - self.config.max_tables + 1
+        if excess <= 0:
             return
         if self.storage.all_written:  # what is dropped must be read back as it is
-            now = self._now()
+            idle_since = self._now() - self.config.table_idle_seconds
+            dropped = []
             for code, table in self.tables.items():  # least recently used first
+                if self._used[code] > idle_since:
+                    break  # and so are all after it
                 if (
                     table.status != "playing"
                     and code not in self._holders
                     and self.fanout.count(code) == 0
-                    and now - self._used[code] >= self.config.table_idle_seconds
                 ):
-                    del self.tables[code]
-                    del self._used[code]
-                    return
+                    dropped.append(code)
+                    if len(dropped) == excess:
+                        break
+            for code in dropped:
+                del self.tables[code]
+                del self._used[code]
+            if len(dropped) == excess:
+                return
         raise TableError(ErrorCode.TOO_MANY_TABLES, "this server hosts its maximum of tables")
 
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.tables and self.storage.load_table(code) is None:
+            if code not in self.tables and not self.storage.table_exists(code):
                 return code

@@ -83,6 +83,8 @@ class Storage(Protocol):
 
     def load_table(self, code: str) -> StoredTable | None: ...
 
+    def table_exists(self, code: str) -> bool: ...
+
     def load_match(self, code: str, number: int) -> StoredMatch | None: ...
 
     def close(self) -> None: ...
@@ -257,6 +259,11 @@ class SqliteStorage:
         with self._lock:
             row = self._conn.execute(self._TABLE_COLUMNS + " WHERE code = ?", (code,)).fetchone()
             return None if row is None else self._stored_table(row)
+
+    def table_exists(self, code: str) -> bool:
+        with self._lock:
+            found = self._conn.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone()
+            return found is not None
 
     def _stored_table(self, row: tuple[Any, ...]) -> StoredTable:
         conn = self._conn
