@@ -112,11 +112,11 @@ class AddressLimiter:
             address = ipaddress.ip_address(host)
         except ValueError:
             return host  # not an address (a proxy's "unknown"): limited under that name
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
         if address.is_loopback:
             return None
         if isinstance(address, ipaddress.IPv6Address):
-            if address.ipv4_mapped is not None:
-                return None if address.ipv4_mapped.is_loopback else str(address.ipv4_mapped)
             return str(ipaddress.ip_network(f"{address}/64", strict=False))
         return str(address)
 

@@ -166,11 +166,8 @@ class TableRegistry:
             for code, table in self.tables.items():  # least recently used first
                 if self._used[code] > idle_since:
                     break  # and so are all after it
-                if (
-                    table.status != "playing"
-                    and code not in self._holders
-                    and self.fanout.count(code) == 0
-                ):
+                # Every connection holds its table from before its hello to its end.
+                if table.status != "playing" and code not in self._holders:
                     dropped.append(code)
                     if len(dropped) == excess:
                         break
