@@ -111,9 +111,11 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS matches (
     code TEXT NOT NULL, number INTEGER NOT NULL, seed INTEGER NOT NULL, rules TEXT NOT NULL,
     over INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (code, number));
+-- WITHOUT ROWID: the rows are kept in their key's b-tree, so a move writes one page rather
+-- than a row page and an index page (databases made before keep their rowid table).
 CREATE TABLE IF NOT EXISTS moves (
     code TEXT NOT NULL, number INTEGER NOT NULL, idx INTEGER NOT NULL, move TEXT NOT NULL,
-    version INTEGER NOT NULL, PRIMARY KEY (code, number, idx));
+    version INTEGER NOT NULL, PRIMARY KEY (code, number, idx)) WITHOUT ROWID;
 """
 
 
@@ -186,12 +188,22 @@ class SqliteStorage:
 
     def commit(self, change: Change) -> None:
         with self._lock:
-            rows = self._move_rows(change)
-            if len(rows) == 1 and not (change.table_row or change.seats or change.new_match):
-                # One statement is one transaction in autocommit mode.
-                self._conn.execute("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", rows[0])
+            self._write([change])
+
+    def _write(self, changes: list[Change]) -> None:
+        """Write ``changes`` atomically (under :attr:`_lock`)."""
+        if len(changes) == 1:
+            change = changes[0]
+            if len(change.moves) == 1 and not (
+                change.table_row or change.seats or change.new_match or change.match_over
+            ):
+                # The common case, one move: one statement is one transaction in autocommit
+                # mode (no BEGIN and COMMIT to run).
+                self._conn.execute(
+                    "INSERT INTO moves VALUES (?, ?, ?, ?, ?)", self._move_rows(change)[0]
+                )
                 return
-            self._transaction([change])
+        self._transaction(changes)
 
     @staticmethod
     def _move_rows(change: Change) -> list[tuple[str, int, int, str, int]]:
@@ -424,7 +436,7 @@ class GroupCommitStorage(SqliteStorage):
         written_seq = self.staged_seq
         try:
             with self._lock:
-                self._transaction(batch)
+                self._write(batch)
         except Exception as error:  # sqlite3.Error mostly; anything else must not lose it
             if not self.failed:
                 log.error("cannot write %s (%s): refusing changes until it can", self.path, error)
