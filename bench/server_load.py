@@ -46,18 +46,15 @@ from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import httpx
 import orjson
 import uvloop
+from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
-from websockets.client import ClientProtocol
-from websockets.frames import Frame, Opcode
-from websockets.protocol import State
-from websockets.uri import parse_uri
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -243,12 +240,12 @@ def echo_server(log: Path) -> Server:
     return Server([sys.executable, str(HERE / "echo_app.py"), "--port", str(port)], port, log)
 
 
-#: What the clients' read callbacks took in and noted the time of, not yet parsed and
-#: handled: (socket, bytes or None for the end of the stream, perf_counter when read).
-_UNREAD: deque[tuple[ClientSocket, bytes | None, float]] = deque()
+#: What the clients' frame callbacks took in and noted the time of, not yet handled:
+#: (socket, the message's bytes, perf_counter when read).
+_UNREAD: deque[tuple[ClientSocket, bytes, float]] = deque()
 
 
-def _read_later(client: ClientSocket, data: bytes | None) -> None:
+def _read_later(client: ClientSocket, data: bytes) -> None:
     if not _UNREAD:
         asyncio.get_running_loop().call_soon(_handle_unread)  # after this pass's reads
     _UNREAD.append((client, data, time.perf_counter()))
@@ -258,103 +255,81 @@ def _handle_unread() -> None:
     while _UNREAD:
         client, data, arrived = _UNREAD.popleft()
         try:
-            client.parse(data, arrived)
+            client.on_message(data.decode(), arrived)
         except Exception:  # that socket's fault only: drop it (counted), read the others
-            if client.transport is not None:
-                client.transport.abort()
+            client.abort()
 
 
-class ClientSocket(asyncio.Protocol):
-    """One client WebSocket on websockets' sans-I/O protocol, with no task per socket.
+class ClientSocket(WSListener):
+    """One client WebSocket on picows (frames parsed and masked in C), with no task per
+    socket.
 
     Each message is handed to ``on_message(text, arrived)``, ``arrived`` being when its
-    bytes were read, and :meth:`send` writes at once. The asyncio client of the same library
-    spends a task switch and a queue per message: with ~6 messages a decision its own
-    queueing showed up as server latency (the load generator's loop lag is printed to show
-    how much is left of it). For the same reason the read callback only notes the time and
-    queues the bytes (:data:`_UNREAD`): when one pass of the loop reads many sockets, the
-    last is timed when its bytes came in, not after the others' messages were handled."""
+    bytes were read, and :meth:`send` writes at once. A client's own work is part of every
+    latency it measures: with ~5 messages a decision, the `websockets` library's asyncio
+    client (a task switch and a queue per message) and then its sans-I/O protocol (frames
+    parsed in Python) showed up as server latency; picows does the framing in C. For the
+    same reason the frame callback only notes the time and queues the bytes
+    (:data:`_UNREAD`): when one pass of the loop reads many sockets, the last is timed when
+    its bytes came in, not after the others' messages were handled. The load generator's
+    own loop lag is printed to show how much is left of it."""
 
-    def __init__(self, url: str, on_message: Callable[[str, float], None]) -> None:
-        self.protocol = ClientProtocol(parse_uri(url), max_size=2**20)
+    def __init__(self, on_message: Callable[[str, float], None]) -> None:
+        super().__init__()
         self.on_message = on_message
-        loop = asyncio.get_running_loop()
-        self.opened: asyncio.Future[None] = loop.create_future()
-        self.ended: asyncio.Future[None] = loop.create_future()
-        self.transport: asyncio.Transport | None = None
+        self.ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.transport: WSTransport | None = None
 
     @classmethod
     async def open(cls, url: str, on_message: Callable[[str, float], None]) -> ClientSocket:
-        wsuri = parse_uri(url)
-        loop = asyncio.get_running_loop()
-        _, client = await asyncio.wait_for(
-            loop.create_connection(lambda: cls(url, on_message), wsuri.host, wsuri.port), 120
+        _, client = await ws_connect(
+            lambda: cls(on_message),
+            url,
+            websocket_handshake_timeout=120,
+            max_frame_size=2**20,
+            use_aiofastnet=False,  # the loop's own (uvloop) transport, as the server's
         )
-        await asyncio.wait_for(asyncio.shield(client.opened), 120)
+        assert isinstance(client, ClientSocket)
         return client
 
     @property
     def is_open(self) -> bool:
-        return self.protocol.state is State.OPEN and not self.ended.done()
+        transport = self.transport
+        return transport is not None and not self.ended.done() and not transport.is_close_frame_sent
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
-        self.protocol.send_request(self.protocol.connect())
-        self._flush()
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.transport = transport
 
-    def data_received(self, data: bytes) -> None:
-        _read_later(self, data)
+    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+        if frame.msg_type == WSMsgType.TEXT and frame.fin:
+            _read_later(self, frame.get_payload_as_bytes())
+        elif frame.msg_type == WSMsgType.CLOSE:
+            transport.send_close(frame.get_close_code())
+            transport.disconnect()
+        # pings are answered by picows itself
 
-    def parse(self, data: bytes | None, arrived: float) -> None:
-        if data is None:
-            self.protocol.receive_eof()
-            self._flush()
-            return
-        self.protocol.receive_data(data)
-        for event in self.protocol.events_received():
-            if isinstance(event, Frame):
-                if event.opcode is Opcode.TEXT and event.fin:
-                    self.on_message(bytes(event.data).decode(), arrived)
-            elif not self.opened.done():  # the handshake's response
-                if self.protocol.handshake_exc is not None:
-                    self.opened.set_exception(self.protocol.handshake_exc)
-                else:
-                    self.opened.set_result(None)
-        self._flush()
-
-    def eof_received(self) -> None:
-        _read_later(self, None)  # after the bytes before it
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.opened.done():
-            self.opened.set_exception(exc or ConnectionError("closed during the handshake"))
+    def on_ws_disconnected(self, transport: WSTransport) -> None:
         if not self.ended.done():
             self.ended.set_result(None)
 
     def send(self, text: str) -> None:
         if not self.is_open:
             raise ConnectionError("the socket is closed")
-        self.protocol.send_text(text.encode())
-        self._flush()
+        assert self.transport is not None
+        self.transport.send(WSMsgType.TEXT, text.encode())
+
+    def abort(self) -> None:
+        if self.transport is not None:
+            self.transport.disconnect(graceful=False)
 
     async def close(self) -> None:
         if self.is_open:
-            self.protocol.send_close(1000)
-            self._flush()
+            assert self.transport is not None
+            self.transport.send_close(WSCloseCode.OK)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(self.ended), 2)
         if self.transport is not None:
-            self.transport.close()
-
-    def _flush(self) -> None:
-        assert self.transport is not None
-        for chunk in self.protocol.data_to_send():
-            if chunk:
-                self.transport.write(chunk)
-            elif self.transport.can_write_eof():
-                self.transport.write_eof()
-        if self.protocol.close_expected() or self.protocol.state is State.CLOSED:
-            self.transport.close()
+            self.transport.disconnect()
 
 
 # ---------------------------------------------------------------- game clients
@@ -405,7 +380,7 @@ class SeatClient:
 
     async def connect(self) -> None:
         self.ws = await ClientSocket.open(self.url, self.on_message)
-        hello = {"type": "hello", "protocol": 1, "token": self.table.tokens[self.seat]}
+        hello = {"type": "hello", "protocol": 2, "token": self.table.tokens[self.seat]}
         self.ws.send(orjson.dumps(hello).decode())
 
     async def run(self) -> None:
@@ -431,6 +406,9 @@ class SeatClient:
             state = message["state"]
             if state is not None:
                 self.on_state(state)
+            ack = message.get("ack")
+            if ack is not None:
+                self.receive(ack, arrived)
             self.maybe_answer()
         elif kind == "ack":
             sent = self.pending.pop(message["id"], None)

@@ -66,7 +66,7 @@ class Player:
 
     async def _session(self, start: asyncio.Event | None) -> bool:
         async with websockets.connect(self.ws_url, compression=None) as ws:
-            hello: dict[str, Any] = {"type": "hello", "protocol": 1, "token": self.token}
+            hello: dict[str, Any] = {"type": "hello", "protocol": 2, "token": self.token}
             if self.version is not None:
                 hello["since"] = self.version
             await ws.send(json.dumps(hello))
@@ -101,6 +101,9 @@ class Player:
             self.state = message["state"]
             if "you" in message:
                 self.you = message["you"]
+            ack = message.get("ack")  # the update our own move made carries its ack
+            if ack is not None and ack.get("move") and not ack.get("claim"):
+                self.acked.append((ack["v"], ack["move"]))
         elif kind == "ack" and message.get("move") and not message.get("claim"):
             self.acked.append((message["v"], message["move"]))
         elif kind == "error" and not self._race(message):

@@ -273,6 +273,7 @@ class Client:
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.received: list[dict[str, Any]] = []
+        self._carried: list[dict[str, Any]] = []  # acks that came inside updates
 
     @classmethod
     async def connect(cls, server_url: str, code: str) -> Client:
@@ -285,7 +286,14 @@ class Client:
         await self.ws.send(body if isinstance(body, str) else json.dumps(body))
 
     async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
-        message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        """The next message; an ``ack`` carried inside an update comes next, on its own, as
+        it would have before protocol 2."""
+        if self._carried:
+            message = self._carried.pop(0)
+        else:
+            message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+            if message.get("type") == "update" and "ack" in message:
+                self._carried.append(message["ack"])
         self.received.append(message)
         return message  # type: ignore[no-any-return]
 

@@ -35,7 +35,7 @@ async def hello(
     url: str, code: str, token: str | None = None, since: int | None = None
 ) -> tuple[Client, dict[str, Any]]:
     client = await Client.connect(url, code)
-    body: dict[str, Any] = {"type": "hello", "protocol": 1}
+    body: dict[str, Any] = {"type": "hello", "protocol": 2}
     if token is not None:
         body["token"] = token
     if since is not None:
@@ -283,7 +283,7 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(
         await expect(spectator, "{not json", "bad_json")
         await expect(spectator, "[1, 2]", "bad_json")
         await expect(spectator, {"type": "launch_missiles"}, "unknown_type")
-        await expect(spectator, {"type": "hello", "protocol": 1}, "already_hello")
+        await expect(spectator, {"type": "hello", "protocol": 2}, "already_hello")
         await expect(spectator, {"type": "move", "move": "3", "v": version}, "not_seated")
         await expect(spectator, {"type": "start"}, "not_seated")
         await expect(spectator, {"type": "ping", "id": {"nested": 1}}, "bad_message")
@@ -316,6 +316,14 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(
         move = snapshot_you["legal_moves"][0]
         await actor.send({"type": "move", "id": "once", "v": prompt_v, "move": move})
         first = await actor.until(is_type("ack"))
+        # Protocol 2: the ack came inside the update the move made, not as a message.
+        update = actor.received[-2]
+        assert update["type"] == "update" and update["ack"] == first, update
+        assert first["v"] == update["v"] and first["move"] is not None
+        others = [host, guest]
+        others.remove(actor)
+        seen = await others[0].until(lambda m: m.get("v") == update["v"])
+        assert "ack" not in seen  # another seat's copy carries none
         await asyncio.sleep(0.25)
         after = table_version(url, code)
         await actor.send({"type": "move", "id": "once", "v": prompt_v, "move": move})
@@ -356,9 +364,9 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(
         # Without hello, a wrong token or protocol, an unknown table: error, then closed.
         for path_code, body, expected in [
             (code, {"type": "ping"}, "hello_required"),
-            (code, {"type": "hello", "protocol": 1, "token": "forged"}, "bad_token"),
+            (code, {"type": "hello", "protocol": 2, "token": "forged"}, "bad_token"),
             (code, {"type": "hello", "protocol": 99}, "bad_protocol"),
-            ("NOPE00", {"type": "hello", "protocol": 1}, "table_not_found"),
+            ("NOPE00", {"type": "hello", "protocol": 2}, "table_not_found"),
         ]:
             client = await Client.connect(url, path_code)
             with contextlib.suppress(websockets.ConnectionClosed):  # may be closed already

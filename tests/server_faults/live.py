@@ -236,7 +236,7 @@ class Player:
 
     async def _session(self, until: Callable[[Player], bool]) -> None:
         async with connect(self.url, compression=None, open_timeout=5) as ws:
-            hello: dict[str, Any] = {"type": "hello", "protocol": 1}
+            hello: dict[str, Any] = {"type": "hello", "protocol": 2}
             if self.token is not None:
                 hello["token"] = self.token
             if self.version is not None:
@@ -274,6 +274,8 @@ class Player:
                 self.you = message["you"]
             if message["state"] is not None:
                 self.state = message["state"]
+            if "ack" in message:  # the update this player's move made carries its ack
+                await self._receive(ws, message["ack"])
             await self._maybe_answer(ws)
         elif kind == "ack":
             sent = self.sent_moves.get(str(message["id"]))
@@ -323,7 +325,7 @@ class Conn:
     @classmethod
     async def open(cls, ws_base: str, code: str, token: str | None = None, **hello: Any) -> Conn:
         conn = cls(await open_raw(f"{ws_base}/ws/{code}"))
-        body: dict[str, Any] = {"type": "hello", "protocol": 1, **hello}
+        body: dict[str, Any] = {"type": "hello", "protocol": 2, **hello}
         if token is not None:
             body["token"] = token
         with contextlib.suppress(websockets.ConnectionClosed):  # refused at once: read why
@@ -338,6 +340,8 @@ class Conn:
                 self.texts.append(text)
                 message = orjson.loads(text)
                 self.messages.append(message)
+                if message["type"] == "update" and "ack" in message:
+                    self.messages.append(message["ack"])  # as its own message, after it
                 if message["type"] in ("snapshot", "update"):
                     self.version = message["v"]
                     if message["state"] is not None:

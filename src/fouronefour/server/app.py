@@ -22,7 +22,7 @@ from .botrunner import BotRunner, ExecutorBotRunner, available_bots
 from .clock import AsyncioScheduler
 from .collector import keep_collections_short
 from .config import ServerConfig
-from .connection import PROTOCOL, Connection, refuse
+from .connection import PROTOCOL, Connection, Sender, refuse
 from .errors import ErrorCode, TableError
 from .fanout import Fanout, InProcessFanout
 from .ratelimit import AddressBuckets
@@ -143,6 +143,7 @@ def create_app(
     """The server application; storage, fan-out and bot runner may be replaced."""
     storage = storage or GroupCommitStorage(config.db)
     gate = storage if isinstance(storage, GroupCommitStorage) else None
+    sender = Sender()
     registry = TableRegistry(config, storage, fanout or InProcessFanout())
     limiter = AddressLimiter(config.http_rate_per_second, config.http_rate_burst)
 
@@ -322,7 +323,7 @@ def create_app(
             return
         registry.hold(table.code)
         try:
-            await Connection(websocket, table, registry, config, gate).serve()
+            await Connection(websocket, table, registry, config, gate, sender).serve()
         finally:
             registry.release(table.code)
 

@@ -73,7 +73,7 @@ export class TableConnection {
     const socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}`);
     this.socket = socket;
     socket.addEventListener("open", () => {
-      const hello = { type: "hello", protocol: 1 };
+      const hello = { type: "hello", protocol: 2 };
       if (this.token) hello.token = this.token;
       if (this.version !== null) hello.since = this.version;
       socket.send(JSON.stringify(hello));
@@ -141,6 +141,7 @@ export class TableConnection {
         }
         this.version = message.v;
         this.handlers.onUpdate?.(message);
+        if (message.ack) this.settle(message.ack, true); // the ack of our own request
         break;
       case "ack":
       case "hint":
