@@ -301,12 +301,16 @@ class Connection:
 
     async def _read_loop(self, writer: asyncio.Task[None]) -> None:
         while True:
-            timeout = None if self.greeted else self.config.hello_timeout
-            try:
-                message = await asyncio.wait_for(self.websocket.receive(), timeout)
-            except TimeoutError:
-                self.error(None, ErrorCode.HELLO_REQUIRED, "send hello first")
-                raise _Close(1008, "no hello") from None
+            if self.greeted:  # (no wait_for: one coroutine less a message)
+                message = await self.websocket.receive()
+            else:
+                try:
+                    message = await asyncio.wait_for(
+                        self.websocket.receive(), self.config.hello_timeout
+                    )
+                except TimeoutError:
+                    self.error(None, ErrorCode.HELLO_REQUIRED, "send hello first")
+                    raise _Close(1008, "no hello") from None
             if message["type"] == "websocket.disconnect":
                 return
             if writer.done():
@@ -332,7 +336,8 @@ class Connection:
                 self.gate.flush()
             if not await self._send_queued(wait=False):
                 self._wake.set()  # closed: the writer task ends too
-        self.sender.send_due()  # the other seats' updates, now written too
+        # The other seats' updates go out at the end of this pass (Sender): every mover of the
+        # pass is answered first.
 
     def _handle_text(self, text: str) -> None:
         if len(text) > self.config.max_message_bytes:
