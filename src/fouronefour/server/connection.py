@@ -41,15 +41,16 @@ async def refuse(websocket: WebSocket, error: TableError, close_code: int = 1008
 
 
 class Sender:
-    """Sends what other connections were queued, at once, from the task that changed a table.
+    """Sends what connections were queued by another task (fan-out), in one callback at the
+    end of the loop's pass, without a task switch per connection.
 
-    A move's update goes to every seat of the table. Waking each connection's writer task for
-    it costs a task switch per seat (~10% of the server's CPU at 1,000 tables); instead the
-    mover's reader task sends them itself, right after its own update and ack
-    (:meth:`send_due`), and whatever else queued them (a timer, a bot) has them sent in the
-    next pass of the loop. A send that would wait (the socket's buffer is full: uvicorn
-    awaits its ``writable`` event) is finished by a task of its own, so a client that stops
-    reading never holds up the sender; its connection's later messages wait behind it."""
+    A move's update goes to every seat of the table. Waking each connection's writer task
+    for it cost a task switch per seat; instead this callback sends every connection's
+    written messages itself (:meth:`Connection.send_ready`). Coming after the pass, it lets
+    every mover of the pass be answered (update and ack) before the fan-out of any of them.
+    A send that would wait (the socket's buffer is full: uvicorn awaits its ``writable``
+    event) is finished by a task of its own, so a client that stops reading never holds up
+    the others; its connection's later messages wait behind it."""
 
     def __init__(self) -> None:
         self._due: list[Connection] = []
@@ -139,10 +140,6 @@ class Connection:
         self._put(update.message(self.seat), self._written_first())
         # Queued while this connection's own request is handled: the update it made.
         self._own_update = self._reading
-
-    def send(self, body: dict[str, Any]) -> None:
-        """A message that follows the table's changes so far (an ack): sent once written."""
-        self._put(orjson.dumps(body), self._written_first())
 
     def ack(self, body: dict[str, Any]) -> None:
         """The answer to a request that was carried out: sent once written. If the request
