@@ -137,9 +137,12 @@ class Connection:
     # -- outgoing
 
     def deliver(self, update: Update) -> None:
+        outbox = self._outbox
+        queued = len(outbox)
         self._put(update.message(self.seat), self._written_first())
-        # Queued while this connection's own request is handled: the update it made.
-        self._own_update = self._reading
+        # Queued while this connection's own request is handled: the update it made (unless
+        # the connection is closing and nothing was queued).
+        self._own_update = self._reading and len(outbox) > queued and outbox[-1] is not None
 
     def ack(self, body: dict[str, Any]) -> None:
         """The answer to a request that was carried out: sent once written. If the request
