@@ -101,9 +101,8 @@ class Player:
             self.state = message["state"]
             if "you" in message:
                 self.you = message["you"]
-            ack = message.get("ack")  # the update our own move made carries its ack
-            if ack is not None and ack.get("move") and not ack.get("claim"):
-                self.acked.append((ack["v"], ack["move"]))
+            if "ack" in message:  # the update our own move made carries its ack
+                self._receive(message["ack"])
         elif kind == "ack" and message.get("move") and not message.get("claim"):
             self.acked.append((message["v"], message["move"]))
         elif kind == "error" and not self._race(message):

@@ -111,11 +111,11 @@ class Connection:
         table: Table,
         registry: TableRegistry,
         config: ServerConfig,
-        gate: GroupCommitStorage | None = None,
-        sender: Sender | None = None,
+        gate: GroupCommitStorage | None,
+        sender: Sender,
     ) -> None:
         self.gate = gate
-        self.sender = sender or Sender()
+        self.sender = sender
         self.websocket = websocket
         self.table = table
         self.registry = registry
