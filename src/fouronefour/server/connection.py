@@ -60,13 +60,10 @@ class Sender:
         self._due.append(connection)
         if not self._scheduled:
             self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._send_scheduled)
+            asyncio.get_running_loop().call_soon(self._send_due)
 
-    def _send_scheduled(self) -> None:
+    def _send_due(self) -> None:
         self._scheduled = False
-        self.send_due()
-
-    def send_due(self) -> None:
         due, self._due = self._due, []
         for connection in due:
             connection.send_ready()
