@@ -21,9 +21,10 @@ servers it measures are separate processes it starts on free ports:
 
 Reported per phase: tables playing and sockets held, decisions a second (acknowledged
 moves, claim answers included), acknowledgement latency p50/p95/p99 (the client's write of
-its move to the arrival of its ``ack``'s bytes), errors (``error`` messages, version gaps,
-seats timed out to a bot, dropped sockets), server CPU (share of one core, and per
-decision) and peak memory (VmHWM). Then the game's p99 against the echo's at the same
+its move to the arrival of its ``ack``'s bytes), how soon the other seats saw a move (p99
+of its send to each other seat's read of the update it made), errors (``error`` messages,
+version gaps, seats timed out to a bot, dropped sockets), server CPU (share of one core,
+and per decision) and peak memory (VmHWM). Then the game's p99 against the echo's at the same
 load, and the targets.
 """
 
@@ -58,7 +59,7 @@ from rich.table import Table as RichTable
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-console = Console(width=180)
+console = Console(width=200)
 
 #: Targets of the issue, on this 2-core machine.
 TARGET_TABLES = 1000
@@ -84,6 +85,8 @@ class Stats:
     recording: bool = False
     latencies_ms: list[float] = field(default_factory=list)
     sent_at: list[float] = field(default_factory=list)  # perf_counter at send, per latency
+    #: From a move's send to another seat's read of the update it made (ms), per seat.
+    seen_ms: list[float] = field(default_factory=list)
     acks: int = 0
     races: int = 0
     errors: Counter[str] = field(default_factory=Counter)
@@ -95,6 +98,10 @@ class Stats:
             self.latencies_ms.append((arrived - sent) * 1000.0)
             self.sent_at.append(sent)
             self.acks += 1
+
+    def record_seen(self, sent: float, arrived: float) -> None:
+        if self.recording:
+            self.seen_ms.append((arrived - sent) * 1000.0)
 
     def error(self, what: str) -> None:
         if self.recording:
@@ -173,6 +180,8 @@ class PhaseResult:
     loadgen_lag_p99: float
     races: int = 0
     load_average: float = 0.0  # the machine's 1-minute load average at the end (all processes)
+    #: p99 from a move's send to each other seat's read of its update (game phases only).
+    seen_p99: float | None = None
 
 
 # ---------------------------------------------------------------- servers
@@ -355,6 +364,25 @@ class TableRun:
     status: str = "lobby"
     match_number: int = 0
     restarted: set[int] = field(default_factory=set)
+    #: Version -> when its mover sent the move (known from the ack it carries), and the
+    #: reads of other seats that came first: to time each seat's view of a move.
+    moved_at: dict[int, float] = field(default_factory=dict)
+    seen_early: dict[int, list[float]] = field(default_factory=dict)
+
+    def moved(self, version: int, sent: float, stats: Stats) -> None:
+        self.moved_at[version] = sent
+        for arrived in self.seen_early.pop(version, ()):
+            stats.record_seen(sent, arrived)
+        if len(self.moved_at) + len(self.seen_early) > 64:  # updates no move made
+            self.moved_at = {v: t for v, t in self.moved_at.items() if v > version - 16}
+            self.seen_early = {v: a for v, a in self.seen_early.items() if v > version - 16}
+
+    def seen(self, version: int, arrived: float, stats: Stats) -> None:
+        sent = self.moved_at.get(version)
+        if sent is None:
+            self.seen_early.setdefault(version, []).append(arrived)
+        else:
+            stats.record_seen(sent, arrived)
 
 
 class SeatClient:
@@ -407,7 +435,12 @@ class SeatClient:
             if state is not None:
                 self.on_state(state)
             ack = message.get("ack")
-            if ack is not None:
+            if ack is None:
+                self.table.seen(message["v"], arrived, self.stats)
+            else:
+                sent = self.pending.get(ack["id"])
+                if sent is not None:
+                    self.table.moved(message["v"], sent[0], self.stats)
                 self.receive(ack, arrived)
             self.maybe_answer()
         elif kind == "ack":
@@ -553,6 +586,7 @@ async def measure(
     cpu_before = meter.cpu_seconds()
     stats.latencies_ms.clear()
     stats.sent_at.clear()
+    stats.seen_ms.clear()
     stats.acks = 0
     stats.races = 0
     stats.errors.clear()
@@ -641,6 +675,7 @@ async def game_phase(
         own_lag,
         stats.races,
         load_average(),
+        percentile(stats.seen_ms, 0.99),
     )
 
 
@@ -787,6 +822,7 @@ def report(results: list[PhaseResult], tables: int) -> bool:
         "p99 ms",
         "errors",
         "races",
+        "seen p99 ms",
         "server CPU",
         "CPU/decision",
         "peak MB",
@@ -806,6 +842,7 @@ def report(results: list[PhaseResult], tables: int) -> bool:
             f"{r.p99:.1f}",
             str(sum(r.errors.values())),
             str(r.races),
+            "-" if r.seen_p99 is None else f"{r.seen_p99:.1f}",
             f"{r.cpu_share:.0%}",
             f"{r.cpu_us_per_decision:.0f} µs",
             f"{r.peak_mb:.0f}",
@@ -814,6 +851,10 @@ def report(results: list[PhaseResult], tables: int) -> bool:
             f"{r.load_average:.1f}",
         )
     console.print(grid)
+    console.print(
+        "p50/p95/p99: a move's send to its ack's read; seen p99: a move's send to each other "
+        "seat's read of the update it made"
+    )
     console.print(
         "load avg: the machine's 1-minute load average at the end of the phase (2 cores; "
         "above ~1.5 other processes were competing with the server and the load generator)"

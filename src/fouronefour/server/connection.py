@@ -29,6 +29,9 @@ from .table import Table, Update
 PROTOCOL = 2
 #: Messages queued for one slow connection before it is dropped (it can reconnect).
 MAX_QUEUED = 2000
+#: Fan-out sent in one go before the loop looks at its sockets again: a move that arrives
+#: meanwhile is answered after this slice, not after the whole fan-out (docs/operations.md).
+FANOUT_SLICE_SECONDS = 0.0001
 CLIENT_TYPES = ("hello", "move", "back", "hint", "fill_bots", "start", "play_again", "ping")
 
 
@@ -41,13 +44,16 @@ async def refuse(websocket: WebSocket, error: TableError, close_code: int = 1008
 
 
 class Sender:
-    """Sends what connections were queued by another task (fan-out), in one callback at the
-    end of the loop's pass, without a task switch per connection.
+    """Sends what connections were queued by another task (fan-out), from a callback after
+    the loop's pass, without a task switch per connection.
 
     A move's update goes to every seat of the table. Waking each connection's writer task
     for it cost a task switch per seat; instead this callback sends every connection's
     written messages itself (:meth:`Connection.send_ready`). Coming after the pass, it lets
-    every mover of the pass be answered (update and ack) before the fan-out of any of them.
+    every mover of the pass be answered (update and ack) before the fan-out of any of them;
+    and it sends in slices of ``FANOUT_SLICE_SECONDS``, each after the loop has looked at
+    its sockets again, so a move that arrives during a long fan-out is answered before the
+    rest of it (the fan-out is a socket write per seat, the costliest part of a move).
     A send that would wait (the socket's buffer is full: uvicorn awaits its ``writable``
     event) is finished by a task of its own, so a client that stops reading never holds up
     the others; its connection's later messages wait behind it."""
@@ -63,10 +69,19 @@ class Sender:
             asyncio.get_running_loop().call_soon(self._send_due)
 
     def _send_due(self) -> None:
-        self._scheduled = False
-        due, self._due = self._due, []
-        for connection in due:
-            connection.send_ready()
+        due = self._due
+        budget_ends = time.perf_counter() + FANOUT_SLICE_SECONDS
+        sent = 0
+        while sent < len(due):
+            due[sent].send_ready()
+            sent += 1
+            if time.perf_counter() > budget_ends:
+                break
+        del due[:sent]
+        if due:  # the rest after the loop's next look at the sockets
+            asyncio.get_running_loop().call_soon(self._send_due)
+        else:
+            self._scheduled = False
 
 
 async def _finish(coroutine: Coroutine[Any, Any, bool], awaited: Any) -> bool:
