@@ -59,3 +59,27 @@ def test_a_long_fan_out_yields_to_the_loop_between_slices() -> None:
     assert [name for name in log if name != "move"] == ["c0", "c1", "c2", "c3", "later"]
     assert log.index("move") < log.index("c3")
     assert log.index("move") > log.index("c0")
+
+
+class _Broken:
+    def send_ready(self) -> None:
+        raise RuntimeError("a bug in one connection")
+
+
+def test_a_connection_that_raises_does_not_stop_the_fan_out() -> None:
+    async def scenario() -> tuple[list[str], list[str]]:
+        log: list[str] = []
+        reported: list[str] = []
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda _, context: reported.append(str(context["exception"])))
+        sender = Sender()
+        sender.wake(_Broken())  # type: ignore[arg-type]
+        sender.wake(_Recorder("after", log, 0.0))  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        sender.wake(_Recorder("later", log, 0.0))  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        return log, reported
+
+    log, reported = asyncio.run(scenario())
+    assert log == ["after", "later"]
+    assert reported == ["a bug in one connection"]

@@ -72,16 +72,18 @@ class Sender:
         due = self._due
         budget_ends = time.perf_counter() + FANOUT_SLICE_SECONDS
         sent = 0
-        while sent < len(due):
-            due[sent].send_ready()
-            sent += 1
-            if time.perf_counter() > budget_ends:
-                break
-        del due[:sent]
-        if due:  # the rest after the loop's next look at the sockets
-            asyncio.get_running_loop().call_soon(self._send_due)
-        else:
-            self._scheduled = False
+        try:
+            while sent < len(due):
+                sent += 1
+                due[sent - 1].send_ready()
+                if time.perf_counter() > budget_ends:
+                    break
+        finally:  # (a connection that raised is not retried; the others still get theirs)
+            del due[:sent]
+            if due:  # the rest after the loop's next look at the sockets
+                asyncio.get_running_loop().call_soon(self._send_due)
+            else:
+                self._scheduled = False
 
 
 async def _finish(coroutine: Coroutine[Any, Any, bool], awaited: Any) -> bool:
