@@ -169,6 +169,34 @@ def test_nearest_claim_wins_whatever_the_arrival_order(harness: Harness, hook_mo
     assert closes[0]["claimed_by"] == nearest
 
 
+def test_each_turn_gets_its_full_time_from_when_it_was_offered(harness: Harness) -> None:
+    # One timer watches a table's turns; one armed for an earlier turn must not cut a later
+    # turn short, nor let it run long.
+    table, _ = harness.table(humans=2, hooking=False, turn_seconds=3.0)
+    scheduler = harness.scheduler
+    for _ in range(2000):
+        seats = [s for s in (0, 1) if you(table, s)["decision"] is not None]
+        if seats:
+            break
+        scheduler.advance(0.0)
+    first = seats[0]
+    scheduler.advance(2.0)  # two of its three seconds, then the move
+    move = you(table, first)["legal_moves"][-1]
+    table.act(first, move, table.version)
+    for _ in range(2000):  # bots may move in between; wait for the next human turn
+        seats = [s for s in (0, 1) if you(table, s)["decision"] is not None]
+        if seats:
+            break
+        scheduler.advance(0.0)
+    second = seats[0]
+    offered = you(table, second)["deadline"] / 1000 - 3.0
+    scheduler.advance(offered + 2.9 - scheduler.now())
+    assert not table.seats[second].away  # the first turn's timer fired: not this one's time
+    scheduler.advance(0.2)
+    assert table.seats[second].away
+    assert not table.seats[first].away
+
+
 def test_turn_timer_hands_an_absent_player_to_a_bot_until_they_return(harness: Harness) -> None:
     table, _ = harness.table(humans=2, hooking=False, turn_seconds=3.0)
     scheduler = harness.scheduler

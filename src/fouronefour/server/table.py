@@ -71,6 +71,10 @@ __all__ = [
 _Claimable = tuple[str, str, int, bool]
 
 
+#: How early a timer may fire (the event loop keeps milliseconds) and still count as due.
+TIMER_SLACK_SECONDS = 0.001
+
+
 class Table:
     """The authority of one table. Build with :meth:`create` or :meth:`restore`."""
 
@@ -106,6 +110,9 @@ class Table:
         self._move_count = 0
         self._window: Window | None = None
         self._prompt_v: dict[int, int] = {}
+        # The current human turn's deadline, and the one timer that watches it: armed for an
+        # earlier deadline, it fires, finds the deadline moved on and waits again. One timer
+        # a turn-taker's 15 s rather than one made and cancelled every move.
         self._deadline: float | None = None
         self._turn_handle: TimerHandle | None = None
         self._history: deque[Update] = deque(maxlen=HISTORY)
@@ -684,14 +691,14 @@ class Table:
     ) -> Update:
         """Write, version, publish one update; then arm the timers and bots it calls for."""
         if new_prompts:
-            self._cancel_turn_timer()
+            self._deadline = None
         prompts = self._prompts()
         turn_seat = next(iter(prompts)) if self._window is None and prompts else None
         if turn_seat is not None and not self._bot_controlled(turn_seat):
             if self._deadline is None:
                 self._deadline = self._scheduler.now() + self.options.turn_seconds
         else:
-            self._cancel_turn_timer()
+            self._deadline = None
         version = self.version + 1
         self._storage.commit(
             Change(
@@ -725,22 +732,14 @@ class Table:
         self._arm(prompts, new_prompts)
         return update
 
-    def _cancel_turn_timer(self) -> None:
-        if self._turn_handle is not None:
-            self._turn_handle.cancel()
-            self._turn_handle = None
-        self._deadline = None
-
     def _arm(self, prompts: dict[int, tuple[str, list[str]]], new_prompts: bool) -> None:
         window = self._window
         if window is not None and window.handle is None:
             delay = window.closes_at - self._scheduler.now()
             window.handle = self._scheduler.call_later(delay, lambda: self._window_due(window))
         if self._deadline is not None and self._turn_handle is None:
-            seat = next(iter(prompts))
-            prompt_v = self._prompt_v[seat]
             self._turn_handle = self._scheduler.call_later(
-                self._deadline - self._scheduler.now(), lambda: self._turn_due(seat, prompt_v)
+                self._deadline - self._scheduler.now(), self._turn_due
             )
         for seat in prompts:
             if self._bot_controlled(seat):
@@ -750,13 +749,24 @@ class Table:
         if self._window is window and not self._postponed(lambda: self._window_due(window)):
             self._close_window([])
 
-    def _turn_due(self, seat: int, prompt_v: int) -> None:
+    def _turn_due(self) -> None:
         self._turn_handle = None
-        if seat not in self._prompts() or self._prompt_v.get(seat) != prompt_v:
+        deadline = self._deadline
+        if deadline is None:
+            return  # the turn was taken, or went to a bot or a claim window
+        now = self._scheduler.now()
+        # A later turn's deadline than the one this timer was armed for (event loop timers
+        # keep milliseconds: one may fire a little early).
+        if deadline - now > TIMER_SLACK_SECONDS:
+            self._turn_handle = self._scheduler.call_later(deadline - now, self._turn_due)
             return
-        if self._postponed(lambda: self._turn_due(seat, prompt_v)):
+        if self._postponed(self._turn_due):
             return
-        state = self.seats[seat]
+        prompts = self._prompts()
+        if self._window is not None or not prompts:  # (a deadline is only kept for a turn)
+            self._deadline = None
+            return
+        state = self.seats[next(iter(prompts))]
         state.away = True
         self._deadline = None
         self._commit([{"type": "seat", **state.public()}], new_prompts=False)
