@@ -138,7 +138,8 @@ class Connection:
         self.greeted = False
         # (durability sequence number it waits for, message); None: close. Sent in order by
         # one sender at a time (``_sending``): the writer task, or the reader task at once.
-        self._outbox: deque[tuple[int, bytes] | None] = deque()
+        # An Update is another seat's move, encoded for this seat when it is sent.
+        self._outbox: deque[tuple[int, bytes | Update] | None] = deque()
         self._wake = asyncio.Event()
         self._sending = False
         self._reading = False  # the reader task is handling a message: it sends after
@@ -153,7 +154,9 @@ class Connection:
     def deliver(self, update: Update) -> None:
         outbox = self._outbox
         queued = len(outbox)
-        self._put(update.message(self.seat), self._written_first())
+        # This connection's own request's update is encoded now (its ack goes inside it);
+        # another's is encoded when sent, after the mover has been answered.
+        self._put(update.message(self.seat) if self._reading else update, self._written_first())
         # Queued while this connection's own request is handled: the update it made (unless
         # the connection is closing and nothing was queued).
         self._own_update = self._reading and len(outbox) > queued and outbox[-1] is not None
@@ -170,6 +173,7 @@ class Connection:
             self._put(data, self._written_first())
             return
         seq, update = last
+        assert isinstance(update, bytes)  # encoded when queued (``deliver``)
         outbox[-1] = (seq, b"".join((update[:-1], b',"ack":', data, b"}")))
         self._own_update = False
 
@@ -195,7 +199,7 @@ class Connection:
     def _written_first(self) -> int:
         return 0 if self.gate is None else self.gate.staged_seq
 
-    def _put(self, data: bytes, seq: int) -> None:
+    def _put(self, data: bytes | Update, seq: int) -> None:
         self._own_update = False
         if self._closing is not None:
             return
@@ -212,7 +216,9 @@ class Connection:
         self._outbox.append(None)
         self._wake.set()
 
-    async def _send_text(self, data: bytes) -> bool:
+    async def _send_text(self, data: bytes | Update) -> bool:
+        if not isinstance(data, bytes):
+            data = data.message(self.seat)
         try:
             await self.websocket.send_text(data.decode())
         except Exception:  # the client is gone; the reader sees the disconnect and ends

@@ -157,12 +157,14 @@ class SeatState:
 
 
 class Update:
-    """One table version, encoded at once: the public message, and for each seat whose
-    private part changed, that seat's message (the public one with its ``you`` spliced in).
+    """One table version: the public message, encoded at once, and for each seat whose
+    private part changed, that seat's message (the public one with its ``you`` spliced in),
+    encoded the first time it is asked for: the mover's at once, the other seats' when they
+    are sent, after the mover has been answered.
 
-    Only bytes are kept, so a table's recent history costs little memory."""
+    Once encoded only bytes are kept, so a table's recent history costs little memory."""
 
-    __slots__ = ("private", "public", "v")
+    __slots__ = ("_you", "private", "public", "v")
 
     def __init__(
         self,
@@ -178,18 +180,23 @@ class Update:
         )
         # A slice is a right-sized copy: orjson's own buffer is several times larger and
         # would stay allocated for as long as the update is kept in the history.
-        head = encoded[:-1]  # the object without its closing brace
-        self.public = head + b"}"
-        self.private = {
-            seat: b"".join((head, b',"you":', orjson.dumps(you), b"}"))
-            for seat, you in private.items()
-        }
+        self.public = encoded[:-1] + b"}"
+        self._you = private  # seat -> its ``you``, until encoded (the dict is the update's own)
+        self.private: dict[int, bytes] = {}
 
     def message(self, seat: int | None) -> bytes:
         """What a connection of ``seat`` (None: a spectator) is sent."""
         if seat is None:
             return self.public
-        return self.private.get(seat, self.public)
+        encoded = self.private.get(seat)
+        if encoded is None:
+            you = self._you.pop(seat, None)
+            if you is None:
+                return self.public
+            head = memoryview(self.public)[:-1]  # the object without its closing brace
+            encoded = b"".join((head, b',"you":', orjson.dumps(you), b"}"))
+            self.private[seat] = encoded
+        return encoded
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,33 @@
+"""An update's messages: the public one for spectators and seats with nothing new, each
+seat's own (its ``you`` spliced in) encoded once, when first asked for."""
+
+from __future__ import annotations
+
+import orjson
+
+from fouronefour.server.model import Update
+
+
+def test_each_seat_gets_the_public_message_with_only_its_own_you() -> None:
+    events = [{"type": "play", "seat": 1, "move": "3"}]
+    state = {"status": "playing", "turn": 2}
+    you = {
+        1: {"seat": 1, "hand": "4455", "decision": None, "legal_moves": []},
+        2: {"seat": 2, "hand": "99K", "decision": "play", "legal_moves": ["9", "K"]},
+    }
+    update = Update(7, 123, events, state, dict(you))  # (the update's own)
+    public = orjson.loads(update.public)
+    assert public == {
+        "type": "update",
+        "v": 7,
+        "server_time": 123,
+        "events": events,
+        "state": state,
+    }
+    assert update.message(None) == update.public
+    assert update.message(0) == update.public  # nothing private changed for seat 0
+    for seat in (2, 1):
+        first = update.message(seat)
+        assert orjson.loads(first) == {**public, "you": you[seat]}
+        assert update.message(seat) is first  # encoded once
+    assert b"99K" not in update.message(1) and b"4455" not in update.message(2)
