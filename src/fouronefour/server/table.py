@@ -111,8 +111,8 @@ class Table:
         self._window: Window | None = None
         self._prompt_v: dict[int, int] = {}
         # The current human turn's deadline, and the one timer that watches it: armed for an
-        # earlier deadline, it fires, finds the deadline moved on and waits again. One timer
-        # a turn-taker's 15 s rather than one made and cancelled every move.
+        # earlier deadline, it fires, finds the deadline moved on and waits again: about one
+        # timer per ``turn_seconds`` instead of one made and cancelled every move.
         self._deadline: float | None = None
         self._turn_handle: TimerHandle | None = None
         self._history: deque[Update] = deque(maxlen=HISTORY)
