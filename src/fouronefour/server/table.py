@@ -18,7 +18,7 @@ from typing import Any
 
 from ..engine import PASS, Decision, IllegalMove, Match, canonical
 from .botrunner import BotRunner
-from .clock import Scheduler, TimerHandle
+from .clock import Scheduler
 from .errors import ErrorCode, TableError
 from .events import move_event, progress_events, round_ended, round_start_event
 from .fanout import Fanout
@@ -110,11 +110,12 @@ class Table:
         self._move_count = 0
         self._window: Window | None = None
         self._prompt_v: dict[int, int] = {}
-        # The current human turn's deadline, and the one timer that watches it: armed for an
-        # earlier deadline, it fires, finds the deadline moved on and waits again: about one
-        # timer per ``turn_seconds`` instead of one made and cancelled every move.
+        # The current human turn's deadline, and whether a timer watches it. The timer is never
+        # cancelled: armed for an earlier deadline, it fires, finds the deadline moved on and
+        # waits again; about one timer per ``turn_seconds`` instead of one made and cancelled
+        # every move.
         self._deadline: float | None = None
-        self._turn_handle: TimerHandle | None = None
+        self._turn_timer_armed = False
         self._history: deque[Update] = deque(maxlen=HISTORY)
         self._last_private: dict[int, tuple[Any, ...]] = {}
         # (client id, v, move as sent) -> its ack, per seat: an exact resend is answered again
@@ -737,10 +738,9 @@ class Table:
         if window is not None and window.handle is None:
             delay = window.closes_at - self._scheduler.now()
             window.handle = self._scheduler.call_later(delay, lambda: self._window_due(window))
-        if self._deadline is not None and self._turn_handle is None:
-            self._turn_handle = self._scheduler.call_later(
-                self._deadline - self._scheduler.now(), self._turn_due
-            )
+        if self._deadline is not None and not self._turn_timer_armed:
+            self._turn_timer_armed = True
+            self._scheduler.call_later(self._deadline - self._scheduler.now(), self._turn_due)
         for seat in prompts:
             if self._bot_controlled(seat):
                 self._schedule_bot(seat)
@@ -750,7 +750,7 @@ class Table:
             self._close_window([])
 
     def _turn_due(self) -> None:
-        self._turn_handle = None
+        self._turn_timer_armed = False
         deadline = self._deadline
         if deadline is None:
             return  # the turn was taken, or went to a bot or a claim window
@@ -758,7 +758,8 @@ class Table:
         # A later turn's deadline than the one this timer was armed for (event loop timers
         # keep milliseconds: one may fire a little early).
         if deadline - now > TIMER_SLACK_SECONDS:
-            self._turn_handle = self._scheduler.call_later(deadline - now, self._turn_due)
+            self._turn_timer_armed = True
+            self._scheduler.call_later(deadline - now, self._turn_due)
             return
         if self._postponed(self._turn_due):
             return
