@@ -1,4 +1,4 @@
-"""Command-line options for a rule set (RULES.md section 10), shared by the subcommands."""
+"""Command-line options for a rule set (docs/rules.md section 10), shared by the subcommands."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from .engine import Rules
 
 
 def add_rule_arguments(parser: argparse.ArgumentParser, players: int = 4) -> None:
-    group = parser.add_argument_group("rules (RULES.md section 10)")
+    group = parser.add_argument_group("rules (docs/rules.md section 10)")
     group.add_argument("--players", type=int, default=players, help="seats, 2 or more")
     group.add_argument("--decks", type=int, default=None, help="decks (default ceil(players/2))")
     group.add_argument("--no-hooking", dest="hooking", action="store_false", help="no hooking")

@@ -1,4 +1,4 @@
-"""RULES.md sections 2-4 and the worked examples of section 11, as tables of cases."""
+"""docs/rules.md sections 2-4 and their examples, as tables of cases."""
 
 from __future__ import annotations
 

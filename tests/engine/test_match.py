@@ -1,4 +1,4 @@
-"""Dealing, levels and the end of a match (RULES.md sections 1, 7, 8)."""
+"""Dealing, levels and the end of a match (docs/rules.md sections 1, 7, 8)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Possible worlds behind a view: deal the cards a seat cannot see to the other seats,
 consistently with everything public, and build the round to search from.
 
-What is public and used (RULES.md section 9): every card played (plays, hooks, unhooks),
+What is public and used (docs/rules.md section 9): every card played (plays, hooks, unhooks),
 each seat's card count, finishing places, and the tribute and return cards. Those give:
 
 - the *unseen* cards: all decks, less the own hand, less every card played;

@@ -1,6 +1,6 @@
 """Ranks, their order at a level, and the rank-string notation.
 
-Suits never matter to a rule (RULES.md), so the engine works with rank counts:
+Suits never matter to a rule (docs/rules.md, Notation), so the engine works with rank counts:
 a hand is a tuple of 15 counts indexed by rank.
 """
 

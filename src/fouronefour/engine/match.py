@@ -1,4 +1,4 @@
-"""A match: rounds, levels and tribute until a team wins at A (RULES.md sections 1, 7, 8)."""
+"""A match: rounds, levels and tribute until a team wins at A (docs/rules.md sections 1, 7, 8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Combinations (RULES.md sections 3 and 4): what a set of ranks is, and what beats what."""
+"""Combinations (docs/rules.md sections 3 and 4): what a set of ranks is, and what beats what."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One round of 414: deal to finish (RULES.md sections 5-9), tribute at its start (section 8).
+"""One round of 414: deal to finish (docs/rules.md sections 5-9), tribute at its start (section 8).
 
 A :class:`Round` is an immutable value: :meth:`Round.apply` returns the next round and
 leaves the old one as it was, so replay, search and "unchanged after a rejected move"
@@ -656,7 +656,7 @@ class Round:
     # ----------------------------------------------------------------- views
 
     def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see (RULES.md section 9): its own hand and pending decision,
+        """What ``seat`` may see (docs/rules.md section 9): its own hand and pending decision,
         and public facts. JSON-serialisable."""
         players = self._rules.players
         if not 0 <= seat < players:

@@ -1,4 +1,4 @@
-"""The rule set: RULES.md section 10."""
+"""The rule set: docs/rules.md section 10."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ at every step for every seat.
 Seats are relative: relative seat ``i`` is absolute seat ``(observer + i) % players``, so the
 observer is always relative seat 0, its partner 2 at a 4-player table.
 
-Fair hook windows (RULES.md section 9): while a hook or unhook offer that continues a chain
+Fair hook windows (docs/rules.md section 9): while a hook or unhook offer that continues a chain
 waits, the view shows the table as if nobody could claim (no move to beat, the trick to be
 led by the seat whose turn is next); the seat offered learns the rank from its decision and
 legal moves, and the ``chain`` feature tells it that declining ends the trick.

@@ -154,8 +154,8 @@ def create_app(
             gate.bind(loop)
         runner = bots or ExecutorBotRunner(loop, processes=config.bot_processes)
         registry.start(AsyncioScheduler(loop), runner)
-        # Long-lived start-up objects need no collection passes (PERFORMANCE.md: gc pauses),
-        # nor, later, the sockets and tables that come and stay (collector.py).
+        # Long-lived start-up objects need no collection passes, nor, later, the sockets and
+        # tables that come and stay (collector.py).
         gc.collect()
         gc.freeze()
         collector = asyncio.create_task(

@@ -1,23 +1,20 @@
 """Short garbage-collector pauses for a server holding thousands of sockets.
 
-CPython's full collection walks every tracked object. Behind 4,000 sockets that took
-300-640 ms on this machine, several times a minute at human pace (measured with
-``bench/server_load.py``; PERFORMANCE.md saw the same): the p99 of acknowledgements was
-0.5-1 s. Freezing every object alive now and then (``gc.freeze()``: the collector leaves
-them alone) keeps each collection to what was allocated since; cyclic garbage frozen by
-mistake is reclaimed by an unfrozen full collection every ``full_seconds``, so memory stays
-bounded as players come and go, at the price of one long pause that rarely.
+CPython's full collection walks every tracked object: behind thousands of sockets it
+pauses the server for hundreds of milliseconds (docs/operations.md, "Collector pauses").
+Freezing every object alive now and then (``gc.freeze()``: the collector leaves them alone)
+keeps each collection to what was allocated since; cyclic garbage frozen by mistake is
+reclaimed by an unfrozen full collection every ``full_seconds``, so memory stays bounded as
+players come and go, at the price of one long pause that rarely.
 
 Between two messages every socket holds a chain of suspended coroutines and futures (the
 reader's and the writer's awaits), made anew by each message: they outlive the young
 generation's collection, so each one walks thousands of them however seldom it runs
-(CPython counts allocations net of frees, and these replace the chains they free). With
-CPython's thresholds a young collection walked ~5,000 objects, 1-6 ms, eight times a second
-at 700 decisions/s (``gc.callbacks``, ``bench/server_load.py``), and a middle one 40-120 ms.
-So the young generation is collected after :data:`YOUNG_THRESHOLD` allocations instead of
-700: seven times as often, each walking ~700 objects, 0.1-0.3 ms (the same work in all).
-The middle generation is never collected on its own: :func:`gc.freeze` empties it every
-``freeze_seconds``, and the periodic full collection reclaims what was frozen.
+(CPython counts allocations net of frees, and these replace the chains they free). So the
+young generation is collected after :data:`YOUNG_THRESHOLD` allocations instead of 700:
+more often, each walk short, the same work in all. The middle generation is never
+collected on its own: :func:`gc.freeze` empties it every ``freeze_seconds``, and the
+periodic full collection reclaims what was frozen.
 """
 
 from __future__ import annotations

@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         port=config.port,
         log_level=args.log_level,
         ws_max_size=config.max_message_bytes,
-        # Browsers always offer compression; it cost ~30% CPU per message (PERFORMANCE.md).
+        # Browsers always offer compression: it costs CPU on every message, and moves are small.
         ws_per_message_deflate=False,
         lifespan="on",
     )

@@ -121,9 +121,9 @@ CREATE TABLE IF NOT EXISTS moves (
 
 class SqliteStorage:
     """One SQLite file in WAL mode with ``synchronous=NORMAL``: a commit costs well under a
-    millisecond (PERFORMANCE.md) and survives the process being killed at any moment (the WAL
-    is in the operating system's hands once the commit returns); only a power cut may lose
-    the last commits. Used from the event loop and, for replays, from worker threads."""
+    millisecond (no sync) and survives the process being killed at any moment (the WAL is in
+    the operating system's hands once the commit returns); only a power cut may lose the
+    last commits. Used from the event loop and, for replays, from worker threads."""
 
     #: True while writes fail (only a group-commit storage keeps going in that state).
     failed = False
@@ -339,12 +339,11 @@ class GroupCommitStorage(SqliteStorage):
 
     The changes staged during one pass of the loop are written together, in one transaction,
     at the start of the next pass (or at once, :meth:`flush`, when a reader task has an
-    answer ready), on the loop's own thread: a commit in WAL mode costs
-    ~20-60 µs (no sync), and the acknowledgements it releases go out in that same pass.
-    (A writer thread cost more than the write: two thread hand-offs, each waiting for the
-    GIL, and two more passes of the loop; its p99 was ~1 ms higher in
-    ``bench/server_load.py``.) The slow part of SQLite's WAL, copying it back into the
-    database file with a sync, is done beside the loop by :class:`_Checkpointer`.
+    answer ready), on the loop's own thread, and the acknowledgements it releases go out in
+    that same pass: a WAL commit without a sync costs less than handing it to a writer thread
+    and back (two hand-offs, each waiting for the GIL). The slow part of SQLite's WAL,
+    copying it back into the database file with a sync, is done beside the loop by
+    :class:`_Checkpointer`.
 
     Nothing may be sent before the change it follows is written: every outgoing update or
     ack notes :attr:`staged_seq` when queued and its writer awaits :meth:`wait_durable`.
@@ -484,12 +483,12 @@ class _Checkpointer:
     """Copies the WAL back into the database file, from its own connection and thread.
 
     SQLite's automatic checkpoint runs inside the commit that crosses 1,000 WAL pages: it
-    writes those pages back and syncs the file, ~5 ms every ~0.75 s at 700 decisions/s,
-    and whatever waited for that commit waited ~5 ms more (1 acknowledgement in 100 in
-    ``bench/server_load.py``). A passive checkpoint every :attr:`interval` from another
-    connection does that work beside the writer, a little at a time (it never blocks a
-    writer: SQLite's "wal_checkpoint"); the writer's automatic checkpoint stays on as the
-    bound on the WAL's size, and then finds next to nothing left to copy."""
+    writes those pages back and syncs the file, and whatever waited for that commit waits
+    for the sync too (docs/operations.md, "WAL checkpoints"). A passive checkpoint every
+    :attr:`interval` from another connection does that work beside the writer, a little at a
+    time (it never blocks a writer: SQLite's "wal_checkpoint"); the writer's automatic
+    checkpoint stays on as the bound on the WAL's size, and then finds next to nothing left
+    to copy."""
 
     def __init__(self, path: str, interval: float) -> None:
         self.interval = interval
