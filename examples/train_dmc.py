@@ -33,7 +33,7 @@ from torch import nn
 
 import fouronefour.bots
 from fouronefour import Rules
-from fouronefour.bots.arena import BotSpec, run_arena, summarize
+from fouronefour.arena import BotSpec, run_arena, summarize
 from fouronefour.env import action_table, encode_view, raw_env
 
 

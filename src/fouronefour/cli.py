@@ -15,8 +15,8 @@ from collections.abc import Sequence
 #: subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("fouronefour.server.command", "host tables for friends in the browser"),
-    "play": ("fouronefour.bots.play", "play a match in the terminal against bots"),
-    "arena": ("fouronefour.bots.arena", "measure bots against each other"),
+    "play": ("fouronefour.play.command", "play a match in the terminal against bots"),
+    "arena": ("fouronefour.arena.command", "measure bots against each other"),
     "simulate": ("fouronefour.simulate", "play random legal moves and report the speed"),
 }
 

@@ -55,8 +55,7 @@ def _load_all() -> None:
     import pkgutil
 
     for info in pkgutil.iter_modules(__path__):
-        if info.name not in ("play", "arena"):
-            importlib.import_module(f"{__name__}.{info.name}")
+        importlib.import_module(f"{__name__}.{info.name}")
 
 
 __all__ = ["Bot", "RandomBot", "get", "names", "register"]

@@ -1,4 +1,4 @@
-"""``fouronefour play``: a match in the terminal, one person against bots.
+"""A match in the terminal, one person against bots.
 
 The person sees exactly their seat's view: their hand in the round's order, the table
 (top move and who played it, card counts, levels, finishing places), every public event
@@ -12,7 +12,6 @@ with scripted input.
 
 from __future__ import annotations
 
-import argparse
 import random
 from collections.abc import Callable
 from typing import Any
@@ -20,11 +19,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from fouronefour.engine import IllegalMove, Match, Round, Rules
-
-from ..options import add_rule_arguments, rules_from_args
-from . import Bot, get
-from .greedy import GreedyBot
+from ..bots import Bot, get
+from ..bots.greedy import GreedyBot
+from ..engine import IllegalMove, Match, Round, Rules
 
 HELP = (
     "Type a move in the notation: [bold]7[/] [bold]QQ[/] [bold]345[/] [bold]334455[/] "
@@ -278,34 +275,4 @@ def group_hand(hand: str) -> str:
     return " ".join(groups)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--bots", choices=["greedy", "search", "random"], default="greedy", help="the other seats"
-    )
-    parser.add_argument("--seed", type=int, default=None, help="seed of the deals (random)")
-    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    parser.add_argument(
-        "--budget-ms", type=float, default=200.0, help="search bot time per decision (ms)"
-    )
-    add_rule_arguments(parser)
-
-
-def run(args: argparse.Namespace) -> int:
-    rules = rules_from_args(args)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    params: dict[str, Any] = {"budget_ms": args.budget_ms} if args.bots == "search" else {}
-    console = Console()
-    try:
-        game = TerminalGame(rules, seed, args.bots, args.seat, console, bot_params=params)
-    except ValueError as error:
-        console.print(f"[red]{error}[/]")
-        return 2
-    console.print(f"Match seed {seed} (replay it with --seed {seed}).")
-    try:
-        game.play()
-    except Quit:
-        console.print("Bye.")
-    return 0
-
-
-__all__ = ["TerminalGame", "add_arguments", "group_hand", "run"]
+__all__ = ["Quit", "TerminalGame", "group_hand", "ordinal"]

@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 import fouronefour as ff
-from fouronefour.bots.play import Quit, TerminalGame, group_hand
+from fouronefour.play import Quit, TerminalGame, group_hand
 
 
 def _console() -> tuple[Console, io.StringIO]:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
 import fouronefour as ff
-from fouronefour.bots import arena
-from fouronefour.bots.arena import BotSpec, play_pair, run_arena, summarize, wilson
+from fouronefour.arena import BotSpec, play_pair, run_arena, summarize, wilson
+from fouronefour.arena import command as arena
 from fouronefour.cli import main
 
 
@@ -111,3 +113,21 @@ def test_the_command_rejects_unknown_bots(capsys: pytest.CaptureFixture[str]) ->
     args = parser.parse_args(["greedy", "nobody", "--rounds", "2"])
     assert arena.run(args) == 2
     assert "unknown bot" in capsys.readouterr().out
+
+
+def test_without_matplotlib_the_command_writes_json_and_says_how_to_get_charts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed
+    code = main(["arena", "greedy", "random", "--rounds", "2", "--out", str(tmp_path)])
+    assert code == 0
+    output = capsys.readouterr().out
+    assert "pip install 'fouronefour[charts]'" in output
+    assert len(list(tmp_path.glob("*.json"))) == 1 and not list(tmp_path.glob("*.png"))
+
+
+def test_charts_are_an_extra_that_the_test_extra_includes() -> None:
+    requirements = importlib.metadata.requires("fouronefour") or []
+    matplotlib = [r for r in requirements if r.startswith("matplotlib")]
+    assert matplotlib and all("extra ==" in r for r in matplotlib)
+    assert {r.split('extra == "')[1].rstrip('"') for r in matplotlib} == {"charts", "test"}
