@@ -50,7 +50,7 @@ export const api = {
 
 /**
  * One table's live connection. `handlers`: onWelcome(msg), onSnapshot(msg), onUpdate(msg),
- * onStatus(connected: bool), onFatal(error) for errors that close the connection for good.
+ * onPresence(msg), onStatus(connected: bool), onFatal(error) for errors that close the connection for good.
  */
 export class TableConnection {
   constructor(code, token, handlers) {
@@ -142,6 +142,9 @@ export class TableConnection {
         this.version = message.v;
         this.handlers.onUpdate?.(message);
         if (message.ack) this.settle(message.ack, true); // the ack of our own request
+        break;
+      case "presence":
+        this.handlers.onPresence?.(message);
         break;
       case "ack":
       case "hint":

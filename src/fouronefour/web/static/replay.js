@@ -3,10 +3,12 @@
 // declined hook offers are shown too.
 
 import { t } from "./i18n.js";
+import { api } from "./net.js";
 import { moveElement, moveLabel } from "./cards.js";
 import { moveKind } from "./moves.js";
-
-const $ = (id) => document.getElementById(id);
+import { $, showScreen } from "./dom.js";
+import { teamName } from "./table.js";
+import { showError, toast } from "./toast.js";
 
 let current = null; // {replay, frames, index, onClose}
 
@@ -118,4 +120,43 @@ export function openReplay(replay, onClose) {
 /** Re-render after a language switch. */
 export function rerenderReplay() {
   if (current) render();
+}
+
+/**
+ * The replay screen for table `code`: the picker lists its finished matches, the last one
+ * opens; closing shows the screen `backTo` again.
+ */
+export async function openReplays(code, backTo) {
+  try {
+    const list = await api.replays(code);
+    if (!list.matches.length) {
+      toast("no_replays");
+      return;
+    }
+    const picker = $("replay-match");
+    picker.replaceChildren(
+      ...list.matches.map((entry) => {
+        const option = document.createElement("option");
+        option.value = String(entry.match);
+        option.textContent = t("replay_match", {
+          n: entry.match,
+          team: teamName(entry.winning_team),
+          rounds: entry.rounds,
+        });
+        return option;
+      }),
+    );
+    picker.hidden = list.matches.length < 2;
+    const open = async (match) => {
+      const replay = await api.replay(code, match);
+      picker.value = String(match);
+      $("results").hidden = true;
+      showScreen("screen-replay");
+      openReplay(replay, () => showScreen(backTo));
+    };
+    picker.onchange = () => open(Number(picker.value)).catch(showError);
+    await open(list.matches[list.matches.length - 1].match);
+  } catch (error) {
+    showError(error);
+  }
 }

@@ -1,0 +1,116 @@
+// Lobby: the table's rules, the seats (take one, or watch), the host's fill and start.
+
+import { t } from "./i18n.js";
+import { api } from "./net.js";
+import { $, el, button } from "./dom.js";
+import { storage } from "./storage.js";
+import { dispatch, request, session } from "./session.js";
+import { showError, toast } from "./toast.js";
+import { teamName } from "./table.js";
+
+const local = { watching: false };
+
+export function resetLobby() {
+  local.watching = false;
+}
+
+/** The table's rules and timing, so that whoever opens the link knows the game. */
+function renderLobbyOptions(options) {
+  const on = (flag) => (flag ? "✓" : "✗");
+  const ladder = t(options.bomb_ladder === "size" ? "ladder_size" : "ladder_listed");
+  const items = [
+    [t("decks"), String(options.decks)],
+    [t("rule_hooking"), on(options.hooking)],
+    [t("rule_tribute"), on(options.tribute)],
+    [t("bomb_ladder"), ladder],
+    [t("turn_timer"), `${options.turn_seconds} s`],
+    [t("hook_windows"), `${t(options.hook_mode === "fast" ? "windows_fast" : "windows_fair")} · ${options.hook_seconds} s`],
+    [t("bot_level"), t(`bot_${options.bot}`)],
+  ];
+  $("lobby-options").replaceChildren(
+    ...items.map(([label, value]) => {
+      const item = el("li");
+      item.append(el("span", "", `${label}: `), el("strong", "", value));
+      return item;
+    }),
+  );
+}
+
+export function renderLobby() {
+  const state = session.state;
+  const table = state.table;
+  renderLobbyOptions(table.options);
+  const list = $("lobby-seats");
+  list.replaceChildren();
+  const seated = state.role === "player";
+  const canJoin = !seated && !local.watching && table.status === "lobby";
+  for (const seat of table.seats) {
+    const item = el("li", `lobby-seat team-${seat.team}`);
+    item.dataset.testid = `lobby-seat-${seat.seat}`;
+    if (seated && seat.seat === state.seat) item.classList.add("mine");
+    const dot = el("span", "team-dot", seat.team === 0 ? "A" : "B");
+    dot.title = teamName(seat.team);
+    item.append(dot);
+    const name = el("span", "seat-name");
+    if (seat.kind === "empty") {
+      name.append(el("span", "seat-empty", t("seat_empty", { n: seat.seat + 1 })));
+    } else if (seat.kind === "bot") {
+      name.textContent = t("bot_name", { n: seat.seat + 1 });
+      name.append(" ", el("span", "bot-tag", t(`bot_${table.options.bot}`)));
+    } else {
+      name.textContent = seat.name + (seat.online ? "" : ` (${t("offline")})`);
+      if (seat.seat === table.host_seat) name.textContent += ` · ${t("host")}`;
+    }
+    item.append(name);
+    if (canJoin && seat.kind !== "human") {
+      const sit = button("btn btn-small btn-primary", t("take_seat"), `take-seat-${seat.seat}`);
+      sit.addEventListener("click", () => takeSeat(seat.seat));
+      item.append(sit);
+    }
+    list.append(item);
+  }
+  $("lobby-name-row").hidden = !canJoin;
+  if (canJoin && !$("lobby-name").value) $("lobby-name").value = storage.name();
+  $("watch").hidden = !canJoin;
+  const host = state.host && seated;
+  const anyEmpty = table.seats.some((seat) => seat.kind === "empty");
+  $("fill-bots").hidden = !host;
+  $("fill-bots").disabled = !anyEmpty;
+  $("start").hidden = !host;
+  $("start").disabled = anyEmpty;
+  let note = "";
+  if (host) note = anyEmpty ? t("lobby_note_host_empty") : t("lobby_note_host_ready");
+  else if (seated) note = t("lobby_note_wait_host");
+  else if (local.watching) note = t("lobby_note_watching");
+  else note = t("lobby_note_pick");
+  $("lobby-note").textContent = note;
+}
+
+async function takeSeat(seat) {
+  const name = $("lobby-name").value.trim();
+  if (!name) {
+    $("lobby-name").focus();
+    toast("need_name", {}, { error: true });
+    return;
+  }
+  storage.setName(name);
+  try {
+    const code = session.state.code;
+    const joined = await api.join(code, name, seat);
+    storage.setSeat(code, joined.seat, joined.token);
+    dispatch({ type: "table", table: joined.table });
+    session.conn.reopenAs(joined.token);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+/** Wire the lobby's buttons; `rerender()` draws the table screen again. */
+export function initLobby(rerender) {
+  $("watch").addEventListener("click", () => {
+    local.watching = true;
+    rerender();
+  });
+  $("fill-bots").addEventListener("click", () => request({ type: "fill_bots" }).catch(showError));
+  $("start").addEventListener("click", () => request({ type: "start" }).catch(showError));
+}

@@ -1,0 +1,75 @@
+// Round and match results: the dialog after each round, the winner at the end,
+// Play again (host) and Replay.
+
+import { t } from "./i18n.js";
+import { $ } from "./dom.js";
+import { eventTypes, lastRoundEnd, tableView } from "./state.js";
+import { request, session } from "./session.js";
+import { renderResults } from "./table.js";
+import { showError } from "./toast.js";
+
+let shown = null; // {result, previousLevels} in the dialog
+let openReplays = null; // from app.js
+
+export function resetResults() {
+  shown = null;
+  $("results").hidden = true;
+}
+
+export function showResults(result, previousLevels) {
+  shown = { result, previousLevels };
+  const state = session.state;
+  const over =
+    Boolean(state.state && state.state.match_over) && result === state.results[state.results.length - 1];
+  $("results-title").textContent = over
+    ? t("match_over_title")
+    : t("round_over_title", { n: result.round_number || state.results.length });
+  renderResults($("results-body"), tableView(state), result, previousLevels);
+  $("results").hidden = false;
+  renderResultButtons();
+}
+
+export function showLastResults() {
+  const last = lastRoundEnd(session.state);
+  if (last) showResults(last.result, last.previousLevels);
+}
+
+/** After a change: a round's end opens the dialog; a match's end shows the winner. */
+export function onResultsChange(previous, next, message) {
+  const events = eventTypes(message);
+  if (events.has("match_start")) resetResults();
+  if (events.has("round_over") && next.roundEnd) showResults(next.roundEnd.result, next.roundEnd.previousLevels);
+  else if (events.has("match_over")) showLastResults();
+  if (next.state && next.state.match_over && $("results").hidden && !shown && next.results.length) {
+    showLastResults();
+  }
+}
+
+export function renderResultButtons() {
+  const state = session.state;
+  const finished = state.table && state.table.status === "finished";
+  $("results-again").hidden = !(finished && state.host && state.role === "player");
+  $("results-replay").hidden = !finished;
+}
+
+export function retranslateResults() {
+  if (shown && !$("results").hidden) showResults(shown.result, shown.previousLevels);
+}
+
+export async function playAgain() {
+  try {
+    await request({ type: "play_again" });
+    resetResults();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+export function initResults(replays) {
+  openReplays = replays;
+  $("results-close").addEventListener("click", () => {
+    $("results").hidden = true;
+  });
+  $("results-again").addEventListener("click", playAgain);
+  $("results-replay").addEventListener("click", () => openReplays());
+}
