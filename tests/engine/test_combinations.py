@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import fouronefour as ff
@@ -152,3 +154,31 @@ def test_beats_rejects_a_non_move() -> None:
 )
 def test_canonical_text(text: str, canonical: str) -> None:
     assert ff.canonical(text) == canonical
+
+
+@pytest.mark.parametrize(
+    ("level", "rank"), [(2, "2"), (5, "5"), (10, "T"), ("10", "T"), ("a", "A")]
+)
+def test_a_level_is_a_rank_and_an_int_names_the_rank_it_prints_as(level: Any, rank: str) -> None:
+    assert ff.Round.from_hands(["3", "4"], level=level).level == rank
+    assert ff.beats(rank, "A", level=level) == (rank != "A")
+
+
+def test_level_two_as_an_int_is_the_two() -> None:
+    assert ff.beats("2", "A", level=2)
+    assert ff.Round.from_hands(["3", "4"], level=5).level == "5"
+
+
+@pytest.mark.parametrize("level", [0, 1, 11, 14, -1, True, 2.0, "1", "11", "X", None])
+def test_other_levels_are_refused(level: Any) -> None:
+    with pytest.raises(ValueError, match="level must be a rank"):
+        ff.beats("3", "4", level=level)
+    with pytest.raises(ValueError, match="level must be a rank"):
+        ff.Round.from_hands(["3", "4"], level=level)
+
+
+@pytest.mark.parametrize("move", [["3", "4", "5"], ("3",), None, 3, {"3"}])
+def test_a_move_that_is_not_text_is_refused_as_such(move: Any) -> None:
+    for check in (ff.kind, ff.canonical, lambda m: ff.beats(m, "3"), lambda m: ff.beats("3", m)):
+        with pytest.raises(ff.IllegalMove, match="a move must be text"):
+            check(move)

@@ -41,7 +41,7 @@ def test_deals_are_reproducible_and_differ_by_seed() -> None:
 
 
 def test_rules_validation() -> None:
-    with pytest.raises(ValueError, match="at least 2"):
+    with pytest.raises(ValueError, match="players must be 2 to 32, not 1"):
         ff.Rules(players=1)
     with pytest.raises(ValueError, match="decks"):
         ff.Rules(players=4, decks=0)

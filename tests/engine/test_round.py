@@ -273,6 +273,56 @@ def test_tribute_off_previous_first_finisher_leads() -> None:
     assert (r.to_act, r.decision, r.tributes) == (2, Decision.PLAY, [])
 
 
+@pytest.mark.parametrize(
+    ("finished", "caught", "message"),
+    [
+        ([0, 2], [2, 1, 3], "seat 2 cannot have both finished and been caught"),
+        ([0, 2], [1, 1, 3], "previous_caught names seat 1 twice"),
+        ([0, 0, 2], [1, 3], "previous_finished names seat 0 twice"),
+        ([0, 1], [3], r"previous_finished \[0, 1\] completes neither team"),
+        ([0], [1, 3], r"previous_finished \[0\] completes neither team"),
+        ([0, 2, 1], [3], "team 0 had all finished when seat 2 did, .* seat 1 cannot"),
+        ([0, 2], [1], "seat 3 neither finished nor was caught"),
+        ([0, 1, 2], [1, 3], "seat 1 cannot have both finished and been caught"),
+        ([1, 3], [0, 2, 4], "seat 4 does not exist at 4 players"),
+        ([], [1, 3], "previous_finished must name"),
+    ],
+)
+def test_an_impossible_previous_round_is_refused_by_name(
+    finished: list[int], caught: list[int], message: str
+) -> None:
+    hands = ["345", "AKQ2", "678", "9TJB"]
+    for tribute in (True, False):
+        with pytest.raises(ValueError, match=message):
+            ff.Round.from_hands(
+                hands,
+                level="4",
+                rules=ff.Rules(tribute=tribute),
+                previous_finished=finished,
+                previous_caught=caught,
+            )
+
+
+def test_the_caught_players_follow_from_the_finishing_order() -> None:
+    hands = ["345", "AKQ2", "678", "9TJB"]
+    given = ff.Round.from_hands(hands, level="4", previous_finished=[0, 2], previous_caught=[3, 1])
+    derived = ff.Round.from_hands(hands, level="4", previous_finished=[0, 2])
+    assert derived.tributes == given.tributes and len(given.tributes) == 2
+
+
+def test_seats_and_moves_of_the_wrong_kind_get_clear_errors() -> None:
+    r = ff.Round.from_hands(["33456", "789TJ", "3QKA", "3BR"], leader=0)
+    for seat in (9, -1, "1", True):
+        with pytest.raises(ValueError, match=f"seat {seat!r} does not exist at 4 players"):
+            r.hand(seat)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="does not exist"):
+            r.hand_counts(seat)  # type: ignore[arg-type]
+    for move in (["3", "4", "5"], ("3",), None, 3):
+        with pytest.raises(ff.IllegalMove, match="a move must be text such as '345', not "):
+            r.apply(move)  # type: ignore[arg-type]
+    assert r.apply("345").hand(0) == "36"
+
+
 # ----------------------------------------------------------------- information (section 9)
 
 

@@ -28,17 +28,24 @@ Counts = tuple[int, ...]
 
 
 def level_index(level: str | int) -> int:
-    """The face index of a level given as text (``"2"``, ``"T"``, ``"10"``) or index."""
+    """The face index of a level given as its rank: ``"2"``, ``"T"`` (or ``"10"``), ``"A"``;
+    an int names the rank it prints as (``5`` is the level 5, ``10`` the level T).
+
+    >>> level_index("2"), level_index(2), level_index("t"), level_index(10)
+    (0, 0, 8, 8)
+    """
     if isinstance(level, int) and not isinstance(level, bool):
-        if 0 <= level < FACE_COUNT:
-            return level
+        if 2 <= level <= 10:
+            return level - 2
     elif isinstance(level, str):
         text = level.strip().upper()
         if text == "10":
             text = "T"
         if len(text) == 1 and text in FACES:
             return INDEX[text]
-    raise ValueError(f"level must be one of {' '.join(FACES)}, not {level!r}")
+    raise ValueError(
+        f"level must be a rank, one of {' '.join(FACES)} (or an int 2 to 10), not {level!r}"
+    )
 
 
 @cache

@@ -85,7 +85,7 @@ class Match:
         self.seed = seed
         hands, leader = deal(self.rules, seed, 1)
         self._levels = (0, 0)
-        self._round = Round.from_hands(hands, leader=leader, level=0, rules=self.rules)
+        self._round = Round.from_hands(hands, leader=leader, level="2", rules=self.rules)
         self._results = ()
         self._winner = None
         self._moves = None
@@ -183,7 +183,7 @@ class Match:
         hands, _ = deal(self.rules, self.seed, round_number)
         self._round = Round.from_hands(
             hands,
-            level=levels[team],
+            level=RANKS[levels[team]],
             rules=self.rules,
             previous_finished=finished_round.finished,
             previous_caught=caught,

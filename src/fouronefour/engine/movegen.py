@@ -20,10 +20,10 @@ from .cards import (
     rank_order,
 )
 from .moves import BOMB_GROUP, Kind, RatedMove
-from .rules import BombLadder
+from .rules import MAX_DECKS, BombLadder
 
-_MAX_RUN_CARDS = 32  # 8 decks of one rank
-_N_OF_A_KIND = [[RANKS[r] * n for n in range(_MAX_RUN_CARDS + 1)] for r in range(15)]
+_MOST_OF_A_RANK = 4 * MAX_DECKS
+_N_OF_A_KIND = [[RANKS[r] * n for n in range(_MOST_OF_A_RANK + 1)] for r in range(15)]
 _STRAIGHT = [[RANKS[s : e + 1] for e in range(13)] for s in range(13)]
 _DRAGON = [["".join(ch * 2 for ch in RANKS[s : e + 1]) for e in range(13)] for s in range(13)]
 _RUN_FACES = range(RUN_LOW, RUN_HIGH + 1)

@@ -91,12 +91,18 @@ def _classify_counts(counts: Counts) -> Combination | None:
     return None
 
 
-@cache
 def classify_text(text: str) -> Combination | None:
     """The combination a rank string makes, or None if it is no move.
 
-    Raises :class:`IllegalMove` for text that is not ranks at all.
+    Raises :class:`IllegalMove` for text that is not ranks at all, or not text.
     """
+    if not isinstance(text, str):
+        raise IllegalMove(f"a move must be text such as '345', not {type(text).__name__}")
+    return _classify(text)
+
+
+@cache
+def _classify(text: str) -> Combination | None:
     return _classify_counts(parse_ranks(text))
 
 
@@ -168,15 +174,21 @@ def rate(text: str, level: int, ladder: BombLadder) -> RatedMove:
 
 
 def beats(move: str, top: str, level: str | int = "2", rules: Rules | None = None) -> bool:
-    """Whether ``move`` may be played on ``top`` at ``level``.
+    """Whether ``move`` may be played on ``top`` at ``level`` (a rank; see
+    :func:`~fouronefour.engine.cards.level_index`).
 
     >>> beats("456", "345", level="2")
+    True
+    >>> beats("2", "A", level=2)
     True
     >>> beats("44A", "RR")
     True
     """
     ladder = (rules or Rules()).bomb_ladder
     level_i = level_index(level)
+    for text in (move, top):
+        if not isinstance(text, str):
+            raise IllegalMove(f"a move must be text such as '345', not {type(text).__name__}")
     return rate(move, level_i, ladder).beats(rate(top, level_i, ladder))
 
 

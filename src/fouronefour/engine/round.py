@@ -47,6 +47,53 @@ Event = tuple[str, int, str, int]
 _LogNode = tuple[Event, "_LogNode | None"] | None
 
 
+def _previous_round(
+    players: int, finished: Sequence[int] | None, caught: Sequence[int] | None
+) -> tuple[list[int], list[int]]:
+    """The previous round's finishing order and caught players, checked to be a round that
+    can have happened (docs/rules.md section 7); ``caught`` is derived when None."""
+    done = list(finished or ())
+    for seat in (*done, *(caught or ())):
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat {seat!r} does not exist at {players} players")
+    if not done:
+        raise ValueError("previous_finished must name the previous round's finishers")
+    for name, seats in (("previous_finished", done), ("previous_caught", caught or ())):
+        twice = sorted({s for s in seats if list(seats).count(s) > 1})
+        if twice:
+            raise ValueError(f"{name} names seat {twice[0]} twice")
+    teams = [list(range(team, players, 2)) for team in (0, 1)]
+    for position, seat in enumerate(done):
+        complete = [t for t in (0, 1) if all(s in done[: position + 1] for s in teams[t])]
+        if complete and position < len(done) - 1:
+            raise ValueError(
+                f"previous_finished {done}: team {complete[0]} had all finished when seat "
+                f"{seat} did, which ended the round, so seat {done[position + 1]} cannot "
+                "have finished after"
+            )
+    winning_team = done[-1] % 2
+    if not all(s in done for s in teams[winning_team]):
+        raise ValueError(
+            f"previous_finished {done} completes neither team: a round ends only when every "
+            "player of one team has finished"
+        )
+    losing = [s for s in teams[1 - winning_team] if s not in done]
+    if caught is None:
+        return done, losing
+    for seat in caught:
+        if seat in done:
+            raise ValueError(f"seat {seat} cannot have both finished and been caught")
+        if seat % 2 == winning_team:
+            raise ValueError(f"seat {seat} cannot be caught: its team {winning_team} won")
+    missing = [s for s in losing if s not in caught]
+    if missing:
+        raise ValueError(
+            f"seat {missing[0]} neither finished nor was caught: every player of the losing "
+            "team who did not finish is caught"
+        )
+    return done, list(caught)
+
+
 def _event_dict(event: Event) -> dict[str, Any]:
     kind, seat, text, other = event
     if kind in ("play", "hook", "unhook"):
@@ -137,7 +184,11 @@ class Round:
         Without ``previous_*`` the round starts at once with ``leader`` (default 0) to lead.
         With them, a round after another: with tribute on, the caught players pay tribute,
         receivers return cards and the first payer leads (``leader`` must then be None);
-        with tribute off, the previous first finisher leads.
+        with tribute off, the previous first finisher leads. ``previous_finished`` is the
+        previous round's finishing order, which ends with the player who completed the
+        winning team; ``previous_caught`` (the losing team's players who did not finish)
+        follows from it and may be left out. A previous round that cannot have happened
+        raises ValueError naming the problem.
         """
         if rules is None:
             rules = Rules(players=len(hands))
@@ -157,17 +208,11 @@ class Round:
             if not any(c):
                 raise ValueError(f"seat {seat} was dealt no cards")
 
-        r = cls._blank(rules, level_i, counts)
+        r = cls._build(rules, level_i, counts)
 
         if previous_finished is not None or previous_caught is not None:
-            finished = list(previous_finished or ())
-            caught = list(previous_caught or ())
-            for seat in (*finished, *caught):
-                if not 0 <= seat < rules.players:
-                    raise ValueError(f"seat {seat} does not exist at {rules.players} players")
-            if not finished:
-                raise ValueError("previous_finished must name the previous round's finishers")
-            if rules.tribute and caught:
+            finished, caught = _previous_round(rules.players, previous_finished, previous_caught)
+            if rules.tribute:
                 if leader is not None:
                     raise ValueError("with tribute the first payer leads; do not pass leader")
                 r._pay_tribute(finished, caught)
@@ -180,24 +225,50 @@ class Round:
         return r
 
     @classmethod
-    def _blank(cls, rules: Rules, level: int, hands: tuple[Counts, ...]) -> Round:
-        """A round with these hands and nothing decided yet: no one to act, no move on top.
-        The constructors (here and :mod:`.situation`) fill in the rest."""
+    def _build(
+        cls,
+        rules: Rules,
+        level: int,
+        hands: tuple[Counts, ...],
+        *,
+        to_act: int | None = None,
+        decision: Decision | None = None,
+        top: str | None = None,
+        top_seat: int | None = None,
+        passes: int = 0,
+        finished: tuple[int, ...] = (),
+        leader: int = 0,
+        window_rank: int = -1,
+        claimed: int = -1,
+        chained: bool = False,
+        last_claimer: int = -1,
+        offers: tuple[int, ...] = (),
+    ) -> Round:
+        """The one constructor: every field of a round, with what it is before anything has
+        happened (no one to act, no move on top, an empty log). :meth:`from_hands` and
+        :func:`~fouronefour.engine.situation.round_from_situation` build through it, after
+        checking what they are given; :meth:`_copy` copies the same fields.
+
+        During a hook or unhook window, ``window_rank`` is the rank claimed, ``claimed`` the
+        seat whose move is claimed, ``offers`` the seats still to be offered after
+        ``to_act``; ``chained`` says whether a hook has happened in this chain and
+        ``last_claimer`` who hooked or unhooked last.
+        """
         r = object.__new__(cls)
         r._rules = rules
         r._level = level
         r._hands = hands
-        r._to_act = None
-        r._decision = None
-        r._top = None
-        r._top_seat = None
-        r._passes = 0
-        r._finished = ()
-        r._window_rank = -1
-        r._claimed = -1
-        r._chained = False
-        r._last_claimer = -1
-        r._offers = ()
+        r._to_act = to_act
+        r._decision = decision
+        r._top = top
+        r._top_seat = top_seat
+        r._passes = passes
+        r._finished = finished
+        r._window_rank = window_rank
+        r._claimed = claimed
+        r._chained = chained
+        r._last_claimer = last_claimer
+        r._offers = offers
         r._returns = ()
         r._tributes = ()
         r._log = None
@@ -205,7 +276,7 @@ class Round:
         r._legal = None
         r._caught = ()
         r._winning_team = None
-        r._leader = 0
+        r._leader = leader
         return r
 
     def _start_play(self, leader: int) -> None:
@@ -217,10 +288,8 @@ class Round:
         players = self._rules.players
         powers = power_table(self._level)
         order = rank_order(self._level)
-        winning_team = 1 - caught[0] % 2
+        winning_team = finished[-1] % 2
         winners = [s for s in finished if s % 2 == winning_team]
-        if not winners:
-            raise ValueError("previous_finished holds no player of the winning team")
         best = winners[0]
         hands = [list(h) for h in self._hands]
         payments: list[tuple[int, int, int]] = []  # (-power, distance, payer)
@@ -254,6 +323,8 @@ class Round:
         self._decision = Decision.RETURN
 
     def _copy(self) -> Round:
+        """A copy to apply a move to: every field of :meth:`_build`, the legal moves reset.
+        (Written out rather than through ``_build``: it runs on every move.)"""
         new = object.__new__(Round)
         new._rules = self._rules
         new._level = self._level
@@ -346,10 +417,16 @@ class Round:
 
     def hand(self, seat: int) -> str:
         """Seat's cards, lowest first in the round's order."""
-        return hand_text(self._hands[seat], self._level)
+        return hand_text(self.hand_counts(seat), self._level)
 
     def hand_counts(self, seat: int) -> Counts:
         """Seat's cards as 15 rank counts (faces 2..A, then B, R)."""
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not 0 <= seat < self._rules.players
+        ):
+            raise ValueError(f"seat {seat!r} does not exist at {self._rules.players} players")
         return self._hands[seat]
 
     def card_counts(self) -> list[int]:
@@ -423,13 +500,13 @@ class Round:
         return [RANKS[lowest]]
 
     def _canonical(self, move: str) -> str:
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move must be text such as '345', not {type(move).__name__}")
         if self._to_act is None:
             raise IllegalMove(f"{move!r}: the round is over")
         try:
             text = canonical(move)
         except IllegalMove:
-            if not isinstance(move, str):
-                raise IllegalMove(f"a move must be text, not {type(move).__name__}") from None
             if self._decision is Decision.RETURN:
                 # A return card is any single rank, even one that is no move on its own.
                 counts = parse_ranks(move)

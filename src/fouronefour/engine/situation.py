@@ -81,13 +81,8 @@ def round_from_situation(
         raise ValueError(f"top {top!r} is not a move")
     active = [s for s in range(players) if any(counts[s])]
 
-    r = Round._blank(rules, level_i, counts)
-    r._to_act = to_act
-    r._decision = decision
-    r._top = None if combination is None else combination.text
-    r._top_seat = top_seat
-    r._finished = done
-    r._leader = to_act if leader is None else leader
+    top_text = None if combination is None else combination.text
+    leader = to_act if leader is None else leader
 
     if decision is Decision.PLAY:
         if chain_last is not None:
@@ -101,8 +96,18 @@ def round_from_situation(
                 )
         elif passes:
             raise ValueError("passes need a move to pass on")
-        r._passes = passes
-        return r
+        return Round._build(
+            rules,
+            level_i,
+            counts,
+            to_act=to_act,
+            decision=decision,
+            top=top_text,
+            top_seat=top_seat,
+            passes=passes,
+            finished=done,
+            leader=leader,
+        )
 
     # A hook or unhook offer on top_seat's move.
     if not rules.hooking:
@@ -124,12 +129,22 @@ def round_from_situation(
         raise ValueError(f"seat {to_act} cannot claim {top!r} without {need} x {RANKS[rank]}")
     order = [(top_seat + step) % players for step in range(1, players)]
     after = order[order.index(to_act) + 1 :]
-    r._window_rank = rank
-    r._claimed = top_seat
-    r._chained = chain_last is not None
-    r._last_claimer = -1 if chain_last is None else chain_last
-    r._offers = tuple(s for s in after if counts[s][rank] >= need)
-    return r
+    return Round._build(
+        rules,
+        level_i,
+        counts,
+        to_act=to_act,
+        decision=decision,
+        top=top_text,
+        top_seat=top_seat,
+        finished=done,
+        leader=leader,
+        window_rank=rank,
+        claimed=top_seat,
+        chained=chain_last is not None,
+        last_claimer=-1 if chain_last is None else chain_last,
+        offers=tuple(s for s in after if counts[s][rank] >= need),
+    )
 
 
 __all__ = ["round_from_situation"]
