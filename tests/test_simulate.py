@@ -48,5 +48,5 @@ def test_console_script_prints_speed() -> None:
 
 
 def test_invalid_rules_exit_with_a_reason(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit, match="at least 2 players"):
+    with pytest.raises(SystemExit, match="players must be 2 to 32, not 1"):
         main(["simulate", "--players", "1"])
