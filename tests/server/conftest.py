@@ -29,6 +29,7 @@ from fouronefour.server.clock import ManualScheduler
 from fouronefour.server.config import ServerConfig
 from fouronefour.server.fanout import InProcessFanout
 from fouronefour.server.registry import seed_stream
+from fouronefour.server.services import TableServices
 from fouronefour.server.storage import SqliteStorage
 from fouronefour.server.table import Table, TableOptions, Update
 
@@ -58,16 +59,17 @@ class Harness:
     recorders: dict[int | None, Recorder] = field(default_factory=dict)
     created: int = 0
 
-    def services(self) -> dict[str, Any]:
+    def services(self, scheduler: ManualScheduler | None = None) -> TableServices:
         seeds = iter(self.seeds)
-        return {
-            "storage": self.storage,
-            "fanout": self.fanout,
-            "scheduler": self.scheduler,
-            "bots": InlineBotRunner(lambda f: self.scheduler.call_later(0, f)),
-            "seeds": lambda: next(seeds),
-            "bot_delay": 0.0,
-        }
+        clock = scheduler or self.scheduler
+        return TableServices(
+            self.storage,
+            self.fanout,
+            clock,
+            InlineBotRunner(lambda f: clock.call_later(0, f)),
+            lambda: next(seeds),
+            bot_delay=0.0,
+        )
 
     def table(
         self,
@@ -90,15 +92,15 @@ class Harness:
         )
         self.created += 1
         code = f"TEST{self.created:02d}"
-        table, token = Table.create(code, options, "Host", 0, **self.services())
+        table, token = Table.create(code, options, "Host", 0, self.services())
         tokens = [token]
         for seat in range(1, humans):
-            tokens.append(table.join(f"P{seat}", seat))
+            tokens.append(table.seating.join(f"P{seat}", seat))
         for seat in [None, *range(players)]:
             self.recorders[seat] = Recorder(seat)
             self.fanout.subscribe(table.code, self.recorders[seat])
         if humans < players:
-            table.fill_bots(0)
+            table.seating.fill_bots(0)
         if start:
             table.start(0)
         return table, tokens

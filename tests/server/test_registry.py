@@ -87,7 +87,7 @@ def test_a_left_table_makes_room_once_idle_and_comes_back_as_it_was(place: Place
 def test_tables_in_play_or_connected_are_never_dropped(place: Place) -> None:
     registry = place.registry
     playing, _ = registry.create({"name": "Ann"})
-    playing.fill_bots(0)
+    playing.seating.fill_bots(0)
     playing.start(0)
     watched, _ = registry.create({"name": "Bob"})
     registry.hold(watched.code)
@@ -122,7 +122,7 @@ def test_a_restart_loads_the_tables_in_play_and_reads_the_others_when_asked(
 ) -> None:
     lobby, token = place.registry.create({"name": "Ann"})
     playing, _ = place.registry.create({"name": "Bob"})
-    playing.fill_bots(0)
+    playing.seating.fill_bots(0)
     playing.start(0)
     place.restart()
     registry = place.registry
@@ -158,7 +158,7 @@ def test_a_server_full_of_left_tables_still_opens_new_ones(
 def test_tables_in_play_are_all_loaded_even_beyond_the_limit(place: Place) -> None:
     for name in ("Ann", "Bob"):
         table, _ = place.registry.create({"name": name})
-        table.fill_bots(0)
+        table.seating.fill_bots(0)
         table.start(0)
     place.config = ServerConfig(
         db=str(place.path), max_tables=1, table_idle_seconds=IDLE, seed=7, bot_delay=0

@@ -231,10 +231,10 @@ def test_turn_timer_hands_an_absent_player_to_a_bot_until_they_return(harness: H
     assert any(
         e.get("seat") == 0 and e["type"] in ("play", "pass") for e in spectator_events[away_at:]
     )
-    ack = table.back(0)
+    ack = table.seating.back(0)
     assert not table.seats[0].away and ack.v == table.version
     with pytest.raises(TableError) as again:
-        table.back(0)
+        table.seating.back(0)
     assert again.value.code is ErrorCode.NOT_AWAY
     run_to_turn_of(0)
     version = table.version
@@ -257,10 +257,10 @@ def test_refused_actions_change_nothing(harness: Harness) -> None:
     assert table.seat_for_token(tokens[1]) == 1 and table.seat_for_token("guess") is None
     refusals = [
         (lambda: table.start(1), ErrorCode.NOT_HOST),
-        (lambda: table.join("", 3), ErrorCode.BAD_NAME),
-        (lambda: table.join("x" * 30, 3), ErrorCode.BAD_NAME),
-        (lambda: table.join("Eve", 1), ErrorCode.SEAT_TAKEN),
-        (lambda: table.join("Eve", 9), ErrorCode.BAD_SEAT),
+        (lambda: table.seating.join("", 3), ErrorCode.BAD_NAME),
+        (lambda: table.seating.join("x" * 30, 3), ErrorCode.BAD_NAME),
+        (lambda: table.seating.join("Eve", 1), ErrorCode.SEAT_TAKEN),
+        (lambda: table.seating.join("Eve", 9), ErrorCode.BAD_SEAT),
         (lambda: table.act(0, "3", table.version), ErrorCode.WRONG_STATUS),
         (lambda: table.play_again(0), ErrorCode.WRONG_STATUS),
     ]
@@ -274,8 +274,8 @@ def test_refused_actions_change_nothing(harness: Harness) -> None:
     prompt_v = you(table, seat)["prompt_v"]
     refusals = [
         (lambda: table.start(0), ErrorCode.WRONG_STATUS),
-        (lambda: table.join("Eve", 3), ErrorCode.WRONG_STATUS),
-        (lambda: table.fill_bots(0), ErrorCode.WRONG_STATUS),
+        (lambda: table.seating.join("Eve", 3), ErrorCode.WRONG_STATUS),
+        (lambda: table.seating.fill_bots(0), ErrorCode.WRONG_STATUS),
         (lambda: table.act(other, r.legal_moves()[0], table.version), ErrorCode.NOT_YOUR_TURN),
         (lambda: table.act(seat, "pass", table.version), ErrorCode.ILLEGAL_MOVE),
         (lambda: table.act(seat, "3345", table.version), ErrorCode.ILLEGAL_MOVE),
@@ -305,9 +305,9 @@ def test_a_friend_takes_a_bot_seat_between_matches(harness: Harness) -> None:
     harness.scheduler.run_until_idle()
     assert table.status == "finished" and table.seats[2].kind == "bot"
     with pytest.raises(TableError) as taken:
-        table.join("Eve", 0)
+        table.seating.join("Eve", 0)
     assert taken.value.code is ErrorCode.SEAT_TAKEN
-    token = table.join("Eve", 2)
+    token = table.seating.join("Eve", 2)
     assert table.seat_for_token(token) == 2 and table.seats[2].kind == "human"
     table.play_again(0)
     assert table.status == "playing" and table.match_number == 2
@@ -327,9 +327,8 @@ def test_restore_offers_an_open_window_again(harness: Harness) -> None:
     offered = [s for s in range(4) if you(table, s)["decision"] == "hook"]
     # The server dies here; a new one restores the table from storage alone.
     stored = harness.storage.load_tables()[0]
-    services = harness.services()
-    clock = services["scheduler"] = ManualScheduler(harness.scheduler.now())
-    restored = Table.restore(stored, **services)
+    clock = ManualScheduler(harness.scheduler.now())
+    restored = Table.restore(stored, harness.services(clock))
     restored.resume()
     assert restored.version == table.version  # resuming writes nothing
     assert restored.seat_for_token(tokens[2]) == 2

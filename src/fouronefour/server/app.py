@@ -254,7 +254,7 @@ def create_app(
             # left alone may be dropped from memory meanwhile, registry.py).
             data = await _json_body(request, config.max_message_bytes)
             table = registry.get(code)
-            token = table.join(data.get("name"), data.get("seat"))
+            token = table.seating.join(data.get("name"), data.get("seat"))
             seat = table.seat_for_token(token)
         except TableError as error:
             return _error(error)

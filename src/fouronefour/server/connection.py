@@ -311,7 +311,7 @@ class Connection:
         finally:
             self.registry.fanout.unsubscribe(self.table.code, self)
             if self.greeted and self.seat is not None:
-                self.table.disconnect(self.seat)
+                self.table.seating.disconnect(self.seat)
             if not writer.done():
                 self._closing = self._closing or (1000, "")
                 self._end()
@@ -426,12 +426,12 @@ class Connection:
             )
             ack = table.act(seat, data.get("move"), data.get("v"), client_id)
         elif kind == "back":
-            ack = table.back(seat)
+            ack = table.seating.back(seat)
         elif kind == "hint":
             self._hint(seat, request_id)
             return
         elif kind == "fill_bots":
-            ack = table.fill_bots(seat)
+            ack = table.seating.fill_bots(seat)
         elif kind == "start":
             ack = table.start(seat)
         else:
@@ -457,7 +457,7 @@ class Connection:
         self.seat = seat
         self.greeted = True
         if seat is not None:
-            table.connect(seat)
+            table.seating.connect(seat)
         self.send_state(
             {
                 "type": "welcome",
@@ -478,7 +478,7 @@ class Connection:
         self.registry.fanout.subscribe(table.code, self)
 
     def _hint(self, seat: int, request_id: object) -> None:
-        view, legal = self.table.pending_decision(seat)
+        view, legal = self.table.views.pending_decision(seat)
         bot = resolve_bot(HINT_BOT)
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(None, decide, bot, view, legal, 0)

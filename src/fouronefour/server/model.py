@@ -1,17 +1,16 @@
-"""What a table is made of: options, seats, claim windows, updates and acks (values the
+"""What a table is made of: options, seats, updates and acks (values the
 :class:`~fouronefour.server.table.Table` authority holds and sends)."""
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import orjson
 
-from ..engine import PASS, Rules
+from ..engine import Rules
 from .botrunner import available_bots
-from .clock import TimerHandle
 from .errors import ErrorCode, TableError
 from .storage import StoredSeat
 
@@ -213,43 +212,6 @@ class Ack:
             "move": self.move,
             "claim": self.claim,
         }
-
-
-@dataclass(slots=True)
-class Window:
-    """A claim window held open by the table (docs/protocol.md section 5)."""
-
-    kind: str  # "hook" | "unhook"
-    rank: str
-    claimed: str
-    claimed_seat: int
-    after_claim: bool  # follows a hook or unhook (a chain is running)
-    offers: list[int]  # hidden: who may claim, nearest first
-    closes_at: float
-    answers: dict[int, str] = field(default_factory=dict)
-    handle: TimerHandle | None = None
-
-    def legal(self) -> list[str]:
-        return [self.rank * 2 if self.kind == "hook" else self.rank, PASS]
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "rank": self.rank,
-            "claimed": self.claimed,
-            "claimed_seat": self.claimed_seat,
-            "closes_at": ms(self.closes_at),
-        }
-
-    def decided(self) -> bool:
-        """True once the outcome cannot change: the nearest claimant is known."""
-        for seat in self.offers:
-            answer = self.answers.get(seat)
-            if answer is None:
-                return False
-            if answer != PASS:
-                return True
-        return True
 
 
 def ms(seconds: float) -> int:

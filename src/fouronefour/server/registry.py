@@ -15,6 +15,7 @@ from .clock import Scheduler
 from .config import ServerConfig
 from .errors import ErrorCode, TableError
 from .fanout import Fanout
+from .services import TableServices
 from .storage import Storage
 from .table import Table, TableOptions
 
@@ -61,25 +62,26 @@ class TableRegistry:
         self._used: dict[str, float] = {}  # code -> when last asked for or left
         self._holders: Counter[str] = Counter()  # code -> connections using it
         self._now = clock  # for idle times: monotonic
-        self._services: dict[str, Any] = {}
+        self._services: TableServices | None = None
         self._seeds = seed_stream(config.seed)
 
     def start(self, scheduler: Scheduler, bots: BotRunner) -> None:
         """Load the tables being played and resume their timers; the others wait in storage
         until asked for."""
-        self._services = {
-            "storage": self.storage,
-            "fanout": self.fanout,
-            "scheduler": scheduler,
-            "bots": bots,
-            "seeds": self._seeds,
-            "bot_delay": self.config.bot_delay,
-        }
+        self._services = TableServices(
+            self.storage, self.fanout, scheduler, bots, self._seeds, self.config.bot_delay
+        )
         for stored in self.storage.load_tables(status="playing"):
-            table = Table.restore(stored, **self._services)
+            table = Table.restore(stored, self._services)
             self._keep(table)
         for table in self.tables.values():
             table.resume()
+
+    @property
+    def services(self) -> TableServices:
+        if self._services is None:
+            raise RuntimeError("the registry serves tables once started")
+        return self._services
 
     def default_options(self) -> TableOptions:
         from ..engine import Rules
@@ -120,7 +122,7 @@ class TableRegistry:
         try:
             code = self._new_code()
             table, token = Table.create(
-                code, options, request.get("name"), request.get("seat", 0), **self._services
+                code, options, request.get("name"), request.get("seat", 0), self.services
             )
         except sqlite3.Error as error:  # written at once: refuse, and keep nothing of it
             raise TableError(
@@ -150,7 +152,7 @@ class TableRegistry:
         if stored is None:
             raise not_found
         self._make_room()
-        table = Table.restore(stored, **self._services)
+        table = Table.restore(stored, self.services)
         table.resume()
         self._keep(table)
         return table

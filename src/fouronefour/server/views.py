@@ -1,0 +1,178 @@
+"""What each connection of a table sees: the pending decisions, the public state, each
+seat's private part (its hand and prompt), and a fresh connection's snapshot.
+
+Hidden information is decided here: a seat's hand and prompt go only into that seat's
+``you``; a spectator's view has no hand; who a claim window asked is never public.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import ErrorCode, TableError
+from .model import ms
+
+if TYPE_CHECKING:
+    from .table import Table
+
+#: A seat's pending decision: (decision, legal moves).
+Prompt = tuple[str, list[str]]
+#: A seat's private part as compared between versions: (hand, decision, legal moves,
+#: prompt version, deadline in ms, away).
+Private = tuple[Any, ...]
+
+
+class SeatViews:
+    """The views of one table, with the caches that keep them cheap to build each move."""
+
+    __slots__ = ("_hands", "_last_private", "_table")
+
+    def __init__(self, table: Table) -> None:
+        self._table = table
+        self._hands: dict[int, tuple[object, str]] = {}
+        self._last_private: dict[int, Private] = {}
+
+    def prompts(self) -> dict[int, Prompt]:
+        """Each seat's pending decision as the table offers it (several during a window)."""
+        table = self._table
+        m = table.match
+        if table.status != "playing" or m is None or m.is_over:
+            return {}
+        if table.windows.current is not None:
+            return table.windows.prompts()
+        r = m.round
+        seat = r.to_act
+        if seat is None or r.decision is None:
+            return {}
+        return {seat: (str(r.decision), r.legal_moves())}
+
+    def state(self) -> dict[str, Any] | None:
+        """The public state (the same for every connection); None before the first match."""
+        table = self._table
+        m = table.match
+        if m is None:
+            return None
+        r = m.round
+        window = table.windows.current
+        top, top_seat = (window.claimed, window.claimed_seat) if window else (r.top, r.top_seat)
+        deadline = table.deadline
+        return {
+            "status": table.status,
+            "match_number": table.match_number,
+            "round_number": m.round_number,
+            "level": r.level,
+            "levels": list(m.levels),
+            "order": r.order,
+            "turn": None if m.is_over else r.turn,
+            "leader": r.leader,
+            "top": top,
+            "top_seat": top_seat,
+            "counts": r.card_counts(),
+            "finished": r.finished,
+            "tributes": r.tributes,
+            "window": window.public() if window else None,
+            "deadline": None if deadline is None else ms(deadline),
+            "match_over": m.is_over,
+            "match_winner": m.winning_team,
+        }
+
+    def _hand(self, seat: int) -> str:
+        """The seat's hand text, cached: the engine keeps an unchanged hand's counts object."""
+        m = self._table.match
+        if m is None:
+            return ""
+        r = m.round
+        counts = r.hand_counts(seat)
+        cached = self._hands.get(seat)
+        if cached is not None and cached[0] is counts:
+            return cached[1]
+        text = r.hand(seat)
+        self._hands[seat] = (counts, text)
+        return text
+
+    def _private(self, seat: int, prompts: dict[int, Prompt]) -> Private:
+        table = self._table
+        hand = self._hand(seat)
+        prompt = prompts.get(seat)
+        if prompt is None:
+            return (hand, None, (), None, None, table.seats[seat].away)
+        window = table.windows.current
+        deadline = window.closes_at if window is not None else table.deadline
+        return (
+            hand,
+            prompt[0],
+            tuple(prompt[1]),
+            table.prompt_v.get(seat),
+            None if deadline is None else ms(deadline),
+            table.seats[seat].away,
+        )
+
+    @staticmethod
+    def _private_dict(seat: int, private: Private) -> dict[str, Any]:
+        hand, decision, legal, prompt_v, deadline, away = private
+        return {
+            "seat": seat,
+            "hand": hand,
+            "decision": decision,
+            "legal_moves": list(legal),
+            "prompt_v": prompt_v,
+            "deadline": deadline,
+            "away": away,
+        }
+
+    def you(self, seat: int, prompts: dict[int, Prompt]) -> dict[str, Any]:
+        """``seat``'s private part now."""
+        return self._private_dict(seat, self._private(seat, prompts))
+
+    def changed(self, prompts: dict[int, Prompt]) -> dict[int, dict[str, Any]]:
+        """The ``you`` of each human seat whose private part changed since it was last sent."""
+        table = self._table
+        private: dict[int, dict[str, Any]] = {}
+        if table.match is None:
+            return private
+        last = self._last_private
+        for state in table.seats:
+            if state.kind != "human":
+                continue
+            current = self._private(state.seat, prompts)
+            if last.get(state.seat) != current:
+                last[state.seat] = current
+                private[state.seat] = self._private_dict(state.seat, current)
+        return private
+
+    def snapshot(self, seat: int | None) -> dict[str, Any]:
+        """Everything a fresh connection of ``seat`` (None: a spectator) needs."""
+        table = self._table
+        prompts = self.prompts()
+        game = None
+        you = None
+        if table.match is not None:
+            m = table.match
+            game = m.view(seat) if seat is not None else m.public_view()
+            own = prompts.get(seat) if seat is not None else None
+            game["decision"], game["legal_moves"] = (own[0], list(own[1])) if own else (None, [])
+            window = table.windows.current
+            if window is not None:  # the claimed move stays on show while its window is open
+                game["top"], game["top_seat"] = window.claimed, window.claimed_seat
+            if seat is not None:
+                you = self.you(seat, prompts)
+        return {
+            "type": "snapshot",
+            "v": table.version,
+            "server_time": ms(table.scheduler.now()),
+            "table": table.summary(),
+            "state": self.state(),
+            "you": you,
+            "game": game,
+        }
+
+    def pending_decision(self, seat: int) -> tuple[dict[str, Any], list[str]]:
+        """The view and legal moves of ``seat``'s pending decision (for hints and bots)."""
+        prompts = self.prompts()
+        m = self._table.match
+        if seat not in prompts or m is None:
+            raise TableError(ErrorCode.NO_DECISION, f"seat {seat} has no decision to take")
+        decision, legal = prompts[seat]
+        view = m.view(seat)
+        view["decision"], view["legal_moves"] = decision, list(legal)
+        return view, list(legal)
