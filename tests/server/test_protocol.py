@@ -392,10 +392,12 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(
         (json.dumps({"name": ""}).encode(), "bad_name"),
         (json.dumps({"name": "A", "seat": 7}).encode(), "bad_seat"),
         (b"x" * 10_000, "too_large"),
+        (b"", "bad_json"),
     ]
     for body, expected in bad_creates:
         response = httpx.post(f"{url}/api/tables", content=body)
-        assert response.status_code == 400 and response.json()["error"]["code"] == expected
+        status = 413 if expected == "too_large" else 400
+        assert response.status_code == status and response.json()["error"]["code"] == expected
     assert httpx.get(f"{url}/api/health").json()["tables"] == count
     missing = httpx.post(f"{url}/api/tables/NOPE00/join", json={"name": "A", "seat": 1})
     assert missing.status_code == 404

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from starlette.requests import Request
-
-from fouronefour.server.app import AddressLimiter
-from fouronefour.server.ratelimit import AddressBuckets, TokenBucket
+from fouronefour.server.ratelimit import AddressBuckets, TokenBucket, address_key
 
 
 class Clock:
@@ -53,8 +50,7 @@ def test_full_buckets_are_forgotten_and_busy_ones_kept() -> None:
 
 def test_addresses_are_limited_by_ipv4_or_ipv6_64_and_loopback_is_not() -> None:
     def key(host: str | None) -> str | None:
-        client = None if host is None else (host, 5000)
-        return AddressLimiter._key(Request({"type": "http", "client": client, "headers": []}))
+        return address_key(host)
 
     assert key("203.0.113.7") == "203.0.113.7"
     assert key("2001:db8:1:2:aaaa::1") == key("2001:db8:1:2:bbbb::9") == "2001:db8:1:2::/64"
@@ -62,3 +58,4 @@ def test_addresses_are_limited_by_ipv4_or_ipv6_64_and_loopback_is_not() -> None:
     assert key("::ffff:203.0.113.7") == "203.0.113.7"
     assert key("unknown") == "unknown"
     assert key("127.0.0.1") is key("::1") is key("::ffff:127.0.0.1") is key(None) is None
+    assert address_key("127.0.0.2", limit_loopback=True) == "127.0.0.2"  # (tests of limits)

@@ -134,7 +134,7 @@ def test_oversized_messages_close_the_connection(server: LiveServer) -> None:
         for close_code, codes in closes:
             assert close_code in (1009, 1006), closes
             assert codes in ([], ["too_large"])
-        assert too_big_http.status_code == 400
+        assert too_big_http.status_code == 413
         assert too_big_http.json()["error"]["code"] == "too_large"
 
     asyncio.run(scenario())

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import ipaddress
 import logging
 import math
 from collections.abc import AsyncIterator
@@ -18,6 +17,8 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
+from .admission import Admission
+from .bodies import BodyLimit
 from .botrunner import BotRunner, ExecutorBotRunner, available_bots
 from .clock import AsyncioScheduler
 from .collector import keep_collections_short
@@ -25,7 +26,7 @@ from .config import ServerConfig
 from .connection import PROTOCOL, Connection, Sender, refuse
 from .errors import ErrorCode, TableError
 from .fanout import Fanout, InProcessFanout
-from .ratelimit import AddressBuckets
+from .ratelimit import AddressBuckets, address_key
 from .registry import TableRegistry
 from .replay import build_replay
 from .storage import GroupCommitStorage, Storage
@@ -51,6 +52,7 @@ _STATUS = {
     ErrorCode.TOO_MANY_TABLES: 503,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.STORAGE_ERROR: 503,
+    ErrorCode.TOO_LARGE: 413,
 }
 
 _PLACEHOLDER = """<!doctype html><html lang="en"><meta charset="utf-8"><title>414</title>
@@ -75,12 +77,11 @@ class RateLimited(TableError):
         self.retry_after = retry_after
 
 
-async def _json_body(request: Request, limit: int) -> dict[str, Any]:
+async def _json_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object (its size was checked on the way in: bodies.py)."""
     body = await request.body()
-    if len(body) > limit:
-        raise TableError(ErrorCode.TOO_LARGE, f"request bodies are limited to {limit} bytes")
     try:
-        data = orjson.loads(body or b"{}")
+        data = orjson.loads(body)
     except orjson.JSONDecodeError:
         raise TableError(ErrorCode.BAD_JSON, "the body is not JSON") from None
     if not isinstance(data, dict):
@@ -98,31 +99,13 @@ class AddressLimiter:
     trusts it from 127.0.0.1 only), which names the real address. The buckets are this
     process's own."""
 
-    def __init__(self, rate_per_second: float, burst: int) -> None:
+    def __init__(self, rate_per_second: float, burst: int, limit_loopback: bool = False) -> None:
         self._buckets = AddressBuckets(rate_per_second, burst)
-
-    @staticmethod
-    def _key(request: Request) -> str | None:
-        """Whose bucket: the IPv4 address, or the IPv6 /64 (anyone holding one holds them
-        all); None for loopback and clients without an address (a Unix socket)."""
-        if request.client is None:
-            return None
-        host = request.client.host
-        try:
-            address = ipaddress.ip_address(host)
-        except ValueError:
-            return host  # not an address (a proxy's "unknown"): limited under that name
-        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-            address = address.ipv4_mapped
-        if address.is_loopback:
-            return None
-        if isinstance(address, ipaddress.IPv6Address):
-            return str(ipaddress.ip_network(f"{address}/64", strict=False))
-        return str(address)
+        self._limit_loopback = limit_loopback
 
     def check(self, request: Request) -> None:
         """Count the request, or raise ``rate_limited`` if the address is over its limit."""
-        key = self._key(request)
+        key = address_key(request.client.host if request.client else None, self._limit_loopback)
         if key is None:
             return
         wait = self._buckets.take(key)
@@ -145,7 +128,14 @@ def create_app(
     gate = storage if isinstance(storage, GroupCommitStorage) else None
     sender = Sender()
     registry = TableRegistry(config, storage, fanout or InProcessFanout())
-    limiter = AddressLimiter(config.http_rate_per_second, config.http_rate_burst)
+    limiter = AddressLimiter(
+        config.http_rate_per_second, config.http_rate_burst, config.limit_loopback
+    )
+    admission = Admission(
+        config.max_connections_per_seat,
+        config.max_spectators_per_table,
+        config.max_spectators_per_address,
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -170,6 +160,7 @@ def create_app(
 
     app = FastAPI(title="414", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.registry = registry
+    app.add_middleware(BodyLimit, limit=config.max_message_bytes)
 
     # ------------------------------------------------------------ static client
 
@@ -224,7 +215,7 @@ def create_app(
     async def create_table(request: Request) -> Response:
         try:
             limiter.check(request)
-            data = await _json_body(request, config.max_message_bytes)
+            data = await _json_body(request)
             table, token = registry.create(data)
         except TableError as error:
             return _error(error)
@@ -252,7 +243,7 @@ def create_app(
             limiter.check(request)
             # The body first: no wait between finding the table and changing it (a table
             # left alone may be dropped from memory meanwhile, registry.py).
-            data = await _json_body(request, config.max_message_bytes)
+            data = await _json_body(request)
             table = registry.get(code)
             token = table.seating.join(data.get("name"), data.get("seat"))
             seat = table.seat_for_token(token)
@@ -315,15 +306,15 @@ def create_app(
         except TableError as error:
             await refuse(websocket, error)
             return
-        if registry.fanout.count(table.code) >= config.max_connections_per_table:
-            await refuse(
-                websocket,
-                TableError(ErrorCode.TOO_MANY_CONNECTIONS, "this table has too many connections"),
-            )
-            return
+        # (Connections are limited at hello, when it is known whose they are: admission.py.)
+        address = address_key(
+            websocket.client.host if websocket.client else None, config.limit_loopback
+        )
         registry.hold(table.code)
         try:
-            await Connection(websocket, table, registry, config, gate, sender).serve()
+            await Connection(
+                websocket, table, registry, config, gate, sender, admission, address
+            ).serve()
         finally:
             registry.release(table.code)
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from typing import Any
 
 from .config import ServerConfig
 
@@ -86,6 +88,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="burst of those above --http-rate (default %(default)s)",
     )
     parser.add_argument(
+        "--request-timeout",
+        type=float,
+        default=defaults.request_timeout,
+        help="seconds a client has to send a whole HTTP request, or a WebSocket its hello, "
+        "before the connection is closed (default %(default)s)",
+    )
+    parser.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=defaults.max_connections_per_address,
+        help="connections (HTTP and WebSocket) one client address may hold, loopback "
+        "excepted (default %(default)s)",
+    )
+    parser.add_argument(
+        "--limit-loopback",
+        action="store_true",
+        help="apply the per-address limits to loopback clients too (for testing them; "
+        "behind a proxy on this machine every client is a loopback one)",
+    )
+    parser.add_argument(
         "--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug")
     )
 
@@ -106,7 +128,45 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         rate_burst=args.rate_burst,
         http_rate_per_second=args.http_rate,
         http_rate_burst=args.http_burst,
+        request_timeout=args.request_timeout,
+        hello_timeout=args.request_timeout,
+        max_connections_per_address=args.max_connections_per_address,
+        limit_loopback=args.limit_loopback,
     )
+
+
+def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
+    """How ``serve`` runs uvicorn: its HTTP protocol guarded (guard.py), small frames."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    from .guard import guarded_protocol
+
+    return {
+        "host": config.host,
+        "port": config.port,
+        "http": guarded_protocol(
+            AutoHTTPProtocol,
+            config.request_timeout,
+            config.max_connections_per_address,
+            config.limit_loopback,
+        ),
+        "ws_max_size": config.max_message_bytes,
+        # Browsers always offer compression: it costs CPU on every message, and moves are small.
+        "ws_per_message_deflate": False,
+        "lifespan": "on",
+    }
+
+
+def raise_open_files() -> int:
+    """Let the server hold as many descriptors as the system allows it (the soft limit,
+    often 1,024, up to the hard one): each socket is one. Returns the limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,26 +175,22 @@ def run(args: argparse.Namespace) -> int:
     from .app import create_app
 
     config = config_from_args(args)
+    problem = None
     if not config.http_rate_per_second > 0 or config.http_rate_burst < 1:
-        print(
-            "fouronefour serve: --http-rate must be above 0 and --http-burst at least 1",
-            file=sys.stderr,
-        )
+        problem = "--http-rate must be above 0 and --http-burst at least 1"
+    elif not config.request_timeout > 0:
+        problem = "--request-timeout must be above 0"
+    elif config.max_connections_per_address < 1:
+        problem = "--max-connections-per-address must be at least 1"
+    if problem is not None:
+        print(f"fouronefour serve: {problem}", file=sys.stderr)
         return 2
+    raise_open_files()
     app = create_app(config)
     shown = "localhost" if config.host in ("127.0.0.1", "::1") else config.host
     print(
         f"414 is served at http://{shown}:{config.port}/  (tables in {config.db}; Ctrl+C stops)",
         flush=True,
     )
-    uvicorn.run(
-        app,
-        host=config.host,
-        port=config.port,
-        log_level=args.log_level,
-        ws_max_size=config.max_message_bytes,
-        # Browsers always offer compression: it costs CPU on every message, and moves are small.
-        ws_per_message_deflate=False,
-        lifespan="on",
-    )
+    uvicorn.run(app, log_level=args.log_level, **uvicorn_options(config))
     return 0

@@ -25,7 +25,14 @@ class ServerConfig:
     max_tables: int = 10_000
     table_idle_seconds: float = 60.0
     max_message_bytes: int = 4096
-    max_connections_per_table: int = 64
+    #: WebSocket connections: a seat keeps its newest this many; spectators per table and
+    #: per client address (loopback excepted unless ``limit_loopback``): admission.py.
+    max_connections_per_seat: int = 8
+    max_spectators_per_table: int = 64
+    max_spectators_per_address: int = 16
+    #: Apply the per-address limits to loopback clients too (tests: a proxy on this
+    #: machine makes every client a loopback one, told apart by X-Forwarded-For only).
+    limit_loopback: bool = False
     #: Token bucket per connection: sustained messages a second and burst size.
     rate_per_second: float = 20.0
     rate_burst: int = 40
@@ -36,6 +43,10 @@ class ServerConfig:
     #: Rate-limited messages tolerated on one connection before it is closed.
     rate_strikes: int = 20
     hello_timeout: float = 10.0
+    #: Seconds a client has to send a whole HTTP request; connections one client address
+    #: may hold (loopback excepted unless ``limit_loopback``): guard.py.
+    request_timeout: float = 10.0
+    max_connections_per_address: int = 64
     #: Freeze the objects alive every this many seconds, collect everything every
     #: ``gc_full_seconds``: short collector pauses behind thousands of sockets (collector.py).
     gc_freeze_seconds: float = 10.0

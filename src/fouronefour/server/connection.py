@@ -17,6 +17,7 @@ import orjson
 from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from .admission import Admission
 from .botrunner import HINT_BOT, decide, resolve_bot
 from .config import ServerConfig
 from .errors import ErrorCode, TableError
@@ -109,6 +110,10 @@ async def _finish(coroutine: Coroutine[Any, Any, bool], awaited: Any) -> bool:
             return result
 
 
+#: Refusals of a hello that close the connection.
+_CLOSING = (ErrorCode.BAD_TOKEN, ErrorCode.BAD_PROTOCOL, ErrorCode.TOO_MANY_CONNECTIONS)
+
+
 class _Close(Exception):
     def __init__(self, code: int, reason: str) -> None:
         super().__init__(reason)
@@ -127,8 +132,13 @@ class Connection:
         config: ServerConfig,
         gate: GroupCommitStorage | None,
         sender: Sender,
+        admission: Admission,
+        address: str | None,
     ) -> None:
         self.gate = gate
+        self.admission = admission
+        #: The client's address key (ratelimit.address_key); None: not limited.
+        self.address = address
         self.sender = sender
         self.websocket = websocket
         self.table = table
@@ -195,6 +205,18 @@ class Connection:
 
     def error(self, request_id: object, code: ErrorCode, message: str) -> None:
         self.reply({"type": "error", "id": request_id, "code": str(code), "message": message})
+
+    def replaced(self) -> None:
+        """A newer connection of this seat took this one's place (admission.py): say so,
+        then close."""
+        self.error(
+            None,
+            ErrorCode.TOO_MANY_CONNECTIONS,
+            f"this seat has {self.admission.per_seat} newer connections: this one is closed",
+        )
+        if self._closing is None:
+            self._closing = (1008, "too_many_connections")
+            self._end()
 
     def _written_first(self) -> int:
         return 0 if self.gate is None else self.gate.staged_seq
@@ -310,6 +332,7 @@ class Connection:
                 await asyncio.wait_for(writer, 2.0)
         finally:
             self.registry.fanout.unsubscribe(self.table.code, self)
+            self.admission.leave(self)
             if self.greeted and self.seat is not None:
                 self.table.seating.disconnect(self.seat)
             if not writer.done():
@@ -404,7 +427,7 @@ class Connection:
             self._dispatch(kind, data, request_id)
         except TableError as error:
             self.error(request_id, error.code, error.message)
-            if error.code in (ErrorCode.BAD_TOKEN, ErrorCode.BAD_PROTOCOL):
+            if error.code in _CLOSING:
                 raise _Close(1008, str(error.code)) from None
 
     def _dispatch(self, kind: str, data: dict[str, Any], request_id: object) -> None:
@@ -453,10 +476,13 @@ class Connection:
             seat = table.seat_for_token(token)
             if seat is None:
                 raise TableError(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
+        if seat is None:
+            self.admission.admit_spectator(table.code, self.address, self)
         # From here to the subscription nothing yields: no update can slip in between.
         self.seat = seat
         self.greeted = True
         if seat is not None:
+            self.admission.admit_player(table.code, seat, self)
             table.seating.connect(seat)
         self.send_state(
             {

@@ -9,8 +9,28 @@ addresses, held under the GIL that the tables' event loop needs.)
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable
+
+
+def address_key(host: str | None, limit_loopback: bool = False) -> str | None:
+    """Whose budget a client address spends: the IPv4 address, or the IPv6 /64 (anyone
+    holding one address of it holds them all); None (not limited) for loopback, unless
+    ``limit_loopback``, and for clients without an address (a Unix socket)."""
+    if host is None:
+        return None
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host  # not an address (a proxy's "unknown"): limited under that name
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if address.is_loopback and not limit_loopback:
+        return None
+    if isinstance(address, ipaddress.IPv6Address):
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 class TokenBucket:
