@@ -152,3 +152,21 @@ def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[
         with contextlib.suppress(Exception):
             context.close()
     assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+@pytest.fixture(scope="session")
+def axe_problems() -> Callable[[Any], list[str]]:
+    """``axe_problems(page)``: the serious and critical axe-core violations on the page now
+    (axe-core ships with axe-playwright-python: nothing is downloaded)."""
+    sync_axe = pytest.importorskip("axe_playwright_python.sync_playwright")
+    axe = sync_axe.Axe()
+
+    def problems(page: Any) -> list[str]:
+        results = axe.run(page)
+        return [
+            f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:4]}"
+            for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+
+    return problems

@@ -26,7 +26,7 @@ def _strings(lang: str) -> dict[str, str]:
 def _keys_used_by_the_client() -> set[str]:
     """Keys named literally in the HTML and JS (dynamic ones are checked below)."""
     html = (WEB / "index.html").read_text(encoding="utf-8")
-    keys = set(re.findall(r'data-i18n(?:-placeholder|-title)?="([a-z0-9_]+)"', html))
+    keys = set(re.findall(r'data-i18n(?:-placeholder|-title|-label)?="([a-z0-9_]+)"', html))
     for source in (WEB / "static").glob("*.js"):
         keys |= set(re.findall(r'\bt\("([a-z0-9_]+)"', source.read_text(encoding="utf-8")))
     return keys

@@ -10,12 +10,15 @@ import { api, ApiError, TableConnection } from "./net.js";
 import { $, showScreen } from "./dom.js";
 import { storage } from "./storage.js";
 import { dispatch, onChange, session } from "./session.js";
+import { eventTypes } from "./state.js";
 import { clearToast, retranslateToast, showError, toast } from "./toast.js";
 import { initHome, retranslateHome, showHome } from "./home.js";
 import { initLobby, renderLobby, resetLobby } from "./lobby.js";
 import { initGame, renderGame, tickGame } from "./game.js";
 import { initHand, resetHand } from "./hand.js";
 import { initOffer, resetOffer } from "./offer.js";
+import { initRoundPanel } from "./roundpanel.js";
+import { announceChange } from "./announce.js";
 import { initResults, onResultsChange, resetResults, retranslateResults } from "./results.js";
 import { openReplays, rerenderReplay } from "./replay.js";
 
@@ -39,6 +42,7 @@ function render() {
   $("invite").hidden = !inLobby && state.role === "player" && table.status === "playing";
   $("lobby").hidden = !inLobby;
   $("game").hidden = inLobby;
+  document.body.classList.toggle("in-game", !inLobby);
   if (inLobby) renderLobby();
   else renderGame();
 }
@@ -111,6 +115,7 @@ function route() {
     if (session.conn) session.conn.close();
     session.conn = null;
     dispatch({ type: "enter", code: null });
+    document.body.classList.remove("in-game");
     clearToast();
     showHome();
   }
@@ -160,11 +165,14 @@ async function main() {
   initGame(replays);
   initHand();
   initOffer();
+  initRoundPanel();
   initResults(replays);
   onChange((previous, next, message) => {
     if (message.type === "update" || message.type === "snapshot" || message.type === "welcome") {
       onResultsChange(previous, next, message);
+      if (eventTypes(message).has("round_start")) clearToast(); // last round's news is old
       render();
+      announceChange(previous, next, message);
     }
   });
   $("copy-link").addEventListener("click", copyLink);

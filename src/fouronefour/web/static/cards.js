@@ -4,6 +4,8 @@
 // "BR", "345"; a hand comes lowest first in the round's order. Suits never matter to
 // a rule, so a card shows its rank only; jokers get their own face.
 
+import { t } from "./i18n.js";
+
 export const FACE_ORDER = "23456789TJQKABR";
 
 /** Canonical text of a set of ranks: sorted in face order ("A44" -> "44A"). */
@@ -55,7 +57,7 @@ export function cardElement(rank, options = {}) {
     card.innerHTML =
       '<span class="corner">★</span><span class="joker-word">JOKER</span>' +
       '<span class="pip">★</span>';
-    card.setAttribute("aria-label", rank === "R" ? "red joker" : "black joker");
+    card.setAttribute("aria-label", t(rank === "R" ? "joker_red" : "joker_black"));
   } else {
     const label = rankLabel(rank);
     card.innerHTML =

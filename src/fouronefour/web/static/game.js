@@ -6,9 +6,10 @@ import { moveLabel } from "./cards.js";
 import { $, button } from "./dom.js";
 import { decisionOf, tableView } from "./state.js";
 import { request, serverNow, session } from "./session.js";
+import { renderRoundPanel } from "./roundpanel.js";
 import {
+  layoutRing,
   renderCenter,
-  renderLog,
   renderRing,
   renderScoreboard,
   renderTribute,
@@ -62,7 +63,11 @@ function renderStatus(view) {
     text = t("waiting_for", { name: seatName(view, pub.turn) });
     deadline = pub.deadline;
   }
-  line.append(document.createTextNode(text));
+  const words = document.createElement("span");
+  words.className = "status-text";
+  words.textContent = text;
+  words.title = text;
+  line.append(words);
   if (deadline) {
     const pill = document.createElement("span");
     pill.className = "timer-pill";
@@ -83,7 +88,9 @@ function renderStatus(view) {
   } else if (state.you && state.you.away) {
     const back = button("btn btn-small btn-warn", t("im_back"), "im-back");
     back.addEventListener("click", () => request({ type: "back" }).catch(showError));
-    line.append(document.createTextNode(` ${t("away_note")} `), back);
+    words.textContent = `${text} ${t("away_note")}`.trim();
+    words.title = words.textContent;
+    line.append(back);
   }
 }
 
@@ -104,7 +111,7 @@ export function renderGame() {
   renderRing($("ring"), view);
   renderCenter($("center"), view);
   renderTribute($("tribute-panel"), view);
-  renderLog($("log"), view);
+  renderRoundPanel(view);
   renderHand();
   renderStatus(view);
   renderOffer();
@@ -121,4 +128,6 @@ export function tickGame() {
 
 export function initGame(replays) {
   openReplays = replays;
+  // The seats follow the felt's size (a rotated phone, a resized window, the tribute strip).
+  new ResizeObserver(() => layoutRing($("ring"))).observe($("felt"));
 }

@@ -17,6 +17,7 @@ const ui = {
   selectionHand: "",
   hints: { prompt: null, moves: [], index: -1 },
   sending: false,
+  typed: [], // indexes chosen by typing, the latest last (Backspace drops it)
 };
 
 export function resetHand() {
@@ -27,6 +28,7 @@ export function resetHand() {
 
 export function clearSelection() {
   ui.selection = new Set();
+  ui.typed = [];
   ui.hints = { prompt: null, moves: [], index: -1 };
 }
 
@@ -215,12 +217,59 @@ export function initHand() {
   window.addEventListener("resize", () => {
     if (!$("game").hidden) renderHand();
   });
-  document.addEventListener("keydown", (event) => {
-    if ($("game").hidden || event.target.closest("input, select, textarea")) return;
-    if (event.key === "Enter" && !$("btn-play").disabled) playSelected();
-    else if (event.key === "Escape") {
-      clearSelection();
-      renderHand();
+  document.addEventListener("keydown", onKey);
+}
+
+/** Keys a rank is typed with: 2-9, 0 or T for 10, J Q K A, B and R for the jokers. */
+const RANK_KEYS = { 0: "T", t: "T", j: "J", q: "Q", k: "K", a: "A", b: "B", r: "R" };
+
+/**
+ * Play from the keyboard: typing a rank selects the next card of that rank (Shift takes
+ * one back), Enter plays, P passes, H asks for a hint, Backspace drops the last card
+ * chosen, Escape clears.
+ */
+function onKey(event) {
+  if ($("game").hidden || event.target.closest("input, select, textarea, [role=dialog]")) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const key = event.key.toLowerCase();
+  if (event.key === "Enter") {
+    // Enter on another button is that button's; on a card (or nowhere) it plays.
+    if (event.target.closest("button") && !event.target.closest("#hand")) return;
+    if (!$("btn-play").disabled) {
+      event.preventDefault();
+      playSelected();
     }
-  });
+  } else if (event.key === "Escape") {
+    clearSelection();
+    renderHand();
+  } else if (key === "p" && !$("btn-pass").disabled) {
+    sendMove("pass");
+  } else if (key === "h" && !$("btn-hint").disabled) {
+    hint();
+  } else if (event.key === "Backspace" && ui.typed.length) {
+    ui.selection.delete(ui.typed.pop());
+    paintSelection();
+  } else {
+    const rank = /^[2-9]$/.test(key) ? key : RANK_KEYS[key];
+    if (rank && session.state.you) selectRank(rank.toUpperCase(), event.shiftKey);
+  }
+}
+
+function selectRank(rank, takeBack) {
+  const cards = hand();
+  if (takeBack) {
+    for (let i = cards.length - 1; i >= 0; i -= 1) {
+      if (cards[i] === rank && ui.selection.has(i)) {
+        ui.selection.delete(i);
+        break;
+      }
+    }
+  } else {
+    const index = [...cards].findIndex((card, i) => card === rank && !ui.selection.has(i));
+    if (index < 0) return;
+    if (decisionOf(session.state) === "return") ui.selection = new Set();
+    ui.selection.add(index);
+    ui.typed.push(index);
+  }
+  paintSelection();
 }

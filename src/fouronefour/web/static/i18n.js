@@ -68,7 +68,8 @@ export function t(key, params = {}) {
   );
 }
 
-/** Fill elements marked data-i18n (text), data-i18n-placeholder, data-i18n-title. */
+/** Fill elements marked data-i18n (text), -placeholder, -title (also its accessible
+ * name) and -label (the accessible name only). */
 export function translatePage(root) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
@@ -78,4 +79,5 @@ export function translatePage(root) {
     el.title = t(el.dataset.i18nTitle);
     el.setAttribute("aria-label", el.title);
   }
+  for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
 }

@@ -24,12 +24,15 @@ export function renderOffer() {
     answeredPrompt !== you.prompt_v;
   $("offer").hidden = !open;
   if (!open) return;
+  $("actions").hidden = true; // the offer takes the buttons' place until it is answered
   const claim = you.legal_moves.find((move) => move !== "pass");
   const claimWindow = state.state.window;
   const who = claimWindow ? seatName(tableView(state), claimWindow.claimed_seat) : "";
+  // An unhook offer names who hooked and with what; a hook offer whose card it would take.
   $("offer-title").textContent = t(current === "hook" ? "offer_hook" : "offer_unhook", {
     name: who,
     rank: moveLabel(claim[0]),
+    pair: claimWindow ? moveLabel(claimWindow.claimed) : "",
   });
   const cards = $("offer-cards");
   cards.replaceChildren(...[...claim].map((rank) => cardElement(rank, { size: "hand", level: state.state.level })));
@@ -57,6 +60,7 @@ async function answerOffer(accept) {
   const move = accept ? $("offer-accept").dataset.move : "pass";
   answeredPrompt = you.prompt_v;
   $("offer").hidden = true;
+  $("actions").hidden = false;
   try {
     await request({ type: "move", move, v: session.conn.version });
     if (accept) toast("claim_sent");

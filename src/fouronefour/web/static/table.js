@@ -3,13 +3,14 @@
 
 import { t } from "./i18n.js";
 import { moveElement, moveLabel } from "./cards.js";
-import { moveKind, recentActions } from "./moves.js";
+import { isBomb, moveKind, recentActions } from "./moves.js";
+import { groupTricks, trickMoves } from "./round.js";
 
-/** A seat's display name: its player's name, "Bot" for bots, or "Seat n" when empty. */
+/** A seat's display name: its player's name, "Bot n" (translated) for bots, or "Seat n". */
 export function seatName(state, seat) {
   const info = state.seats[seat];
-  if (info && info.name) return info.name;
   if (info && info.bot) return t("bot_name", { n: seat + 1 });
+  if (info && info.name) return info.name;
   return t("seat_n", { n: seat + 1 });
 }
 
@@ -37,7 +38,8 @@ export function renderScoreboard(root, state) {
     const chip = el("div", `score-chip team-${team}`);
     chip.dataset.testid = `team-${team}`;
     chip.title = `${teamName(team)} · ${t("level")} ${levels[team]}`;
-    chip.append(el("span", "", teamName(team)));
+    chip.append(el("span", "team-long", teamName(team)));
+    chip.append(el("span", "team-short", team === 0 ? "A" : "B"));
     chip.append(el("span", "score-word", t("level")));
     const badge = el("strong", "level-badge", levels[team] === "T" ? "10" : levels[team]);
     badge.dataset.testid = `team-${team}-level`;
@@ -53,6 +55,7 @@ export function renderScoreboard(root, state) {
   }
   round.append(el("span", "", t("round_n", { n: view.round_number || 1 })));
   round.append(el("span", "score-word", t("plays_at")));
+  round.setAttribute("aria-label", `${t("round_n", { n: view.round_number || 1 })} · ${t("level")} ${view.level === "T" ? "10" : view.level}`);
   const levelBadge = el("strong", "level-badge", view.level === "T" ? "10" : view.level);
   levelBadge.dataset.testid = "round-level";
   round.append(levelBadge);
@@ -63,8 +66,10 @@ export function renderScoreboard(root, state) {
 }
 
 /**
- * Seats around an ellipse, the viewer's own seat (or seat 0 for spectators) at the
- * bottom and the others clockwise from it, as around a real table.
+ * Seats around the felt, the viewer's own seat (or seat 0 for spectators) at the bottom and
+ * the others clockwise from it, as around a real table. The boxes are placed in pixels on
+ * a rounded rectangle inside the felt, so none is cut by its edge; if boxes would overlap,
+ * smaller ones are tried (compact, then tiny).
  */
 export function renderRing(root, state) {
   const view = state.view;
@@ -72,29 +77,27 @@ export function renderRing(root, state) {
   const bottom = state.mySeat ?? 0;
   const finished = view.finished || [];
   const actions = recentActions(view);
-  root.replaceChildren();
-  // Many seats on a narrow felt: smaller boxes that keep name, count, place and last move.
-  root.classList.toggle("ring-compact", players >= 6 && root.clientWidth > 0 && root.clientWidth < 640);
-  root.parentElement?.classList.toggle("felt-many", players >= 6);
+  const boxes = [];
   for (let seat = 0; seat < players; seat += 1) {
-    const offset = (seat - bottom + players) % players;
-    // Angle 90deg is the bottom; clockwise on screen goes to the left first.
-    const angle = Math.PI / 2 + (offset * 2 * Math.PI) / players;
-    const x = 50 + 38 * Math.cos(angle);
-    const y = 50 + 36 * Math.sin(angle);
     const info = state.seats[seat] || {};
     const box = el("div", `seat team-${seat % 2}`);
     box.dataset.testid = `seat-${seat}`;
     box.dataset.seat = String(seat);
-    box.style.left = `${x}%`;
-    box.style.top = `${y}%`;
+    box.dataset.offset = String((seat - bottom + players) % players);
+    box.setAttribute("role", "group");
+    const labels = [seatName(state, seat), teamName(seat % 2), `${view.counts[seat]} ${t("cards_left")}`];
     if (seat === state.mySeat) box.classList.add("me");
-    if (view.turn === seat && !view.is_over) box.classList.add("turn");
-    if (info.connected === false && !info.bot) box.classList.add("offline");
+    if (view.turn === seat && !view.is_over) {
+      box.classList.add("turn");
+      labels.push(t("their_turn"));
+    }
+    const offline = info.connected === false && !info.bot;
+    if (offline) box.classList.add("offline");
     const name = el("div", "seat-name", seatName(state, seat));
-    if (seat === state.mySeat) name.textContent += ` (${t("you")})`;
+    name.title = name.textContent;
     box.append(name);
     const meta = el("div", "seat-meta");
+    if (seat === state.mySeat) meta.append(el("span", "status-tag you-tag", t("you")));
     meta.append(el("span", "seat-team", teamName(seat % 2)));
     const count = el("span", "seat-count", String(view.counts[seat]));
     count.dataset.testid = `count-${seat}`;
@@ -105,9 +108,19 @@ export function renderRing(root, state) {
       const placeTag = el("span", "place", ordinal(place + 1));
       placeTag.dataset.testid = `place-${seat}`;
       meta.append(placeTag);
+      labels.push(ordinal(place + 1));
     }
     if (info.bot) meta.append(el("span", "bot-tag", t(`bot_${info.bot}`)));
-    if (info.away) meta.append(el("span", "bot-tag away-tag", t("away_short")));
+    if (info.away) {
+      meta.append(el("span", "status-tag away-tag", t("away_short")));
+      labels.push(t("away_short"));
+    }
+    if (offline) {
+      const tag = el("span", "status-tag offline-tag", t("offline"));
+      tag.dataset.testid = `offline-${seat}`;
+      meta.append(tag);
+      labels.push(t("offline"));
+    }
     box.append(meta);
     const action = actions.get(seat);
     const last = el("div", "last-move");
@@ -119,23 +132,121 @@ export function renderRing(root, state) {
         const word = action.type === "play" ? "" : `${t(action.type + "_done")} `;
         last.textContent = word + moveLabel(action.move);
       }
+      labels.push(last.textContent);
     }
     box.append(last);
-    root.append(box);
+    box.setAttribute("aria-label", labels.join(", "));
+    boxes.push(box);
+  }
+  root.replaceChildren(...boxes);
+  layoutRing(root);
+}
+
+/** Place the seat boxes (see renderRing); called again when the felt changes size. */
+export function layoutRing(root) {
+  const boxes = [...root.children];
+  const players = boxes.length;
+  const width = root.clientWidth;
+  const height = root.clientHeight;
+  if (!players || !width || !height) return;
+  const margin = 6;
+  const gap = 4;
+  for (const size of ["", "ring-compact", "ring-tiny"]) {
+    root.classList.remove("ring-compact", "ring-tiny");
+    if (size) root.classList.add(size);
+    const boxW = Math.max(...boxes.map((box) => box.offsetWidth)) + gap;
+    const boxH = Math.max(...boxes.map((box) => box.offsetHeight)) + gap;
+    const halfX = Math.max(0, (width / 2 - boxW / 2 - margin) / boxW);
+    const halfY = Math.max(0, (height / 2 - boxH / 2 - margin) / boxH);
+    const path = seatPath(halfX, halfY);
+    const step = path.length / players;
+    // Neighbours one unit apart, and the rows facing each other too.
+    const fits = step >= 1 && 2 * halfX >= 1 && 2 * halfY >= 1;
+    for (const box of boxes) {
+      const [x, y] = path.at(Number(box.dataset.offset) * step);
+      box.style.left = `${Math.round(width / 2 + x * boxW - box.offsetWidth / 2)}px`;
+      box.style.top = `${Math.round(height / 2 + y * boxH - box.offsetHeight / 2)}px`;
+    }
+    // The centre (the move on top) keeps clear of the side columns of boxes.
+    root.parentElement?.style.setProperty("--ring-box-w", `${boxW + margin}px`);
+    if (fits) return;
   }
 }
 
-/** The move to beat and who played it, or who leads; a hook chain when one runs. */
+/**
+ * The path the seat centres follow, in units of one box (its width across, its height
+ * down): a rectangle of half-extents (x, y) with its corners cut at 45 degrees. Along an
+ * edge one unit is one box; around a cut corner both coordinates change together; so
+ * seats one unit apart or more never overlap. It starts at the bottom centre and runs
+ * clockwise on screen (to the left first), as play goes around a real table.
+ */
+function seatPath(x, y) {
+  const cut = Math.min(1, x, y);
+  const points = [
+    [0, y],
+    [-(x - cut), y],
+    [-x, y - cut],
+    [-x, -(y - cut)],
+    [-(x - cut), -y],
+    [x - cut, -y],
+    [x, -(y - cut)],
+    [x, y - cut],
+    [x - cut, y],
+    [0, y],
+  ];
+  const lengths = [];
+  for (let i = 1; i < points.length; i += 1) {
+    const [ax, ay] = points[i - 1];
+    const [bx, by] = points[i];
+    lengths.push(Math.max(Math.abs(bx - ax), Math.abs(by - ay)));
+  }
+  return {
+    length: lengths.reduce((sum, part) => sum + part, 0),
+    at(distance) {
+      let left = distance;
+      for (let i = 0; i < lengths.length; i += 1) {
+        if (left <= lengths[i] || i === lengths.length - 1) {
+          const share = lengths[i] ? Math.min(1, left / lengths[i]) : 0;
+          const [ax, ay] = points[i];
+          const [bx, by] = points[i + 1];
+          return [ax + (bx - ax) * share, ay + (by - ay) * share];
+        }
+        left -= lengths[i];
+      }
+      return points[0];
+    },
+  };
+}
+
+/**
+ * The move to beat and who played it, with the move it beat beside it (dimmed); a bomb is
+ * marked. Or who leads, or whose tribute return is awaited; a hook chain when one runs.
+ */
 export function renderCenter(root, state) {
   const view = state.view;
   root.replaceChildren();
   if (view.top) {
+    const moves = trickMoves(currentTrick(view));
+    const previous = moves.length >= 2 ? moves[moves.length - 2] : null;
     const who = seatName(state, view.top_seat);
     root.append(el("div", "top-label", t("top_by", { name: who })));
+    const row = el("div", "moves");
+    if (previous && previous.move !== view.top) {
+      const before = moveElement(previous.move, { size: "table", level: view.level });
+      before.classList.add("previous-move");
+      before.dataset.testid = "previous-move";
+      before.title = t("beaten_move", { name: seatName(state, previous.seat), move: moveLabel(previous.move) });
+      row.append(before);
+    }
     const move = moveElement(view.top, { size: "table", level: view.level });
     move.dataset.testid = "top-move";
     move.dataset.move = view.top;
-    root.append(move);
+    move.setAttribute("role", "img");
+    move.setAttribute("aria-label", t("top_by", { name: who }) + " " + moveLabel(view.top));
+    if (isBomb(view.top)) move.classList.add("bomb");
+    row.append(move);
+    root.append(row);
+    if (isBomb(view.top)) root.append(el("div", "bomb-label", t(view.top === "44A" ? "bomb_414" : "kind_bomb")));
   } else if ((view.tributes || []).some((entry) => !entry.returned)) {
     const entry = view.tributes.find((item) => !item.returned);
     root.append(el("div", "top-label", t("tribute_waiting", { name: seatName(state, entry.to) })));
@@ -147,6 +258,13 @@ export function renderCenter(root, state) {
     label.dataset.testid = "window";
     root.append(label);
   }
+}
+
+/** The trick being played (the last one, when it is still open). */
+export function currentTrick(view) {
+  const grouped = groupTricks(view.log, view.players);
+  const last = grouped.tricks[grouped.tricks.length - 1];
+  return last && !last.closed ? last : null;
 }
 
 /** Who paid which card to whom this round, and what came back. */
@@ -195,16 +313,30 @@ export function describeEvent(state, event) {
   }
 }
 
-/** The round's public log, newest first. */
+/** The round's public log grouped by trick (tribute first), the newest trick first. */
 export function renderLog(root, state) {
-  const items = state.view.log.map((event) => {
-    const item = el("li", "", describeEvent(state, event));
-    item.dataset.type = event.type;
-    item.dataset.seat = String(event.seat);
+  const view = state.view;
+  const grouped = groupTricks(view.log, view.players);
+  const groups = [];
+  const group = (title, events) => {
+    const item = el("li", "trick-group");
+    item.append(el("div", "trick-title", title));
+    const lines = el("ol");
+    for (const event of events) {
+      const line = el("li", "", describeEvent(state, event));
+      line.dataset.type = event.type;
+      line.dataset.seat = String(event.seat);
+      lines.append(line);
+    }
+    item.append(lines);
     return item;
+  };
+  if (grouped.tribute.length) groups.push(group(t("tribute_title"), grouped.tribute));
+  grouped.tricks.forEach((trick, index) => {
+    groups.push(group(t("trick_n", { n: index + 1, name: seatName(state, trick.leader) }), trick.events));
   });
-  items.reverse();
-  root.replaceChildren(...items);
+  groups.reverse();
+  root.replaceChildren(...groups);
 }
 
 /** Round results and the match's end, for the results dialog. */

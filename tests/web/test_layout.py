@@ -1,0 +1,118 @@
+"""The game screen at every size people use: the hand and Play/Pass always on screen, no
+seat box cut by the table's edge or over another, at 4 and 12 seats, with tribute rows.
+
+One table per seat count: its host lets the turn timer run out, so the table's bot plays
+for them and round 2 (with tribute) comes at bot speed; then the page stops applying
+updates (a wrapper around its WebSocket listeners holds them back) and is photographed at
+each size into test-artifacts/layout/.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+SIZES = [(360, 640), (390, 844), (844, 390), (1366, 657), (1280, 800), (1920, 1080)]
+
+GEOMETRY = """
+() => {
+  const rect = (node) => node.getBoundingClientRect();
+  const inside = (r) => r.left >= 0 && r.top >= 0
+    && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+  const cards = [...document.querySelectorAll('[data-testid=hand-card]')].map(rect);
+  const buttons = ['play', 'pass'].map((id) => rect(document.querySelector(`[data-testid=${id}]`)));
+  const felt = rect(document.getElementById('felt'));
+  const seats = [...document.querySelectorAll('#ring .seat')].map(rect);
+  const overlaps = [];
+  seats.forEach((a, i) => seats.forEach((b, j) => {
+    const crossed = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    if (j > i && crossed) overlaps.push([i, j]);
+  }));
+  const cut = seats.map((r, i) => [i, r]).filter(([, r]) =>
+    r.left < felt.left - 0.5 || r.top < felt.top - 0.5
+    || r.right > felt.right + 0.5 || r.bottom > felt.bottom + 0.5
+  ).map(([i]) => i);
+  return {
+    cards: cards.length, cardsInside: cards.every(inside), buttonsInside: buttons.every(inside),
+    overlaps, outside: cut, scrolls: document.scrollingElement.scrollHeight > innerHeight + 1,
+    tribute: document.querySelectorAll('[data-testid=tribute-row]').length,
+  };
+}
+"""
+
+
+def _round_two_frozen(page: Any, server_url: str, players: int, lang: str) -> None:
+    """A table whose round 2 (with tribute) is on screen and stays there."""
+    # The page stops applying messages once round 2 has started with tribute: a wrapper
+    # around the WebSocket's message listeners, in the page (the bots play on meanwhile).
+    page.add_init_script(
+        """(() => {
+            const add = WebSocket.prototype.addEventListener;
+            WebSocket.prototype.addEventListener = function (type, listener, options) {
+                if (type !== 'message') return add.call(this, type, listener, options);
+                return add.call(this, type, (event) => {
+                    if (window.__held) return;
+                    listener(event);
+                    const data = JSON.parse(event.data);
+                    const state = data.state || {};
+                    const tribute = (state.tributes || []).length > 0;
+                    if (data.type === 'update' && state.round_number >= 2 && tribute) {
+                        window.__held = true;
+                    }
+                }, options);
+            };
+        })()"""
+    )
+    page.goto(server_url)
+    page.evaluate("lang => localStorage.setItem('414.lang', lang)", lang)
+    created = page.evaluate(
+        """async (players) => {
+            const response = await fetch('/api/tables', {method: 'POST',
+                headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify({name: 'Annapurna Lakshmi', players, turn_seconds: 0.05,
+                                      hook_seconds: 0.05, hook_mode: 'fast', bot: 'greedy'})});
+            const body = await response.json();
+            localStorage.setItem(`414.table.${body.code}`,
+                JSON.stringify({seat: body.seat, token: body.token}));
+            return body;
+        }""",
+        players,
+    )
+    page.goto(f"{server_url}{created['link']}")
+    page.click("[data-testid=fill-bots]")
+    page.locator("[data-testid=start]:enabled").click()
+    page.locator("[data-testid=tribute-row]").first.wait_for(timeout=60_000)
+    assert page.evaluate("window.__held")
+    if page.locator("[data-testid=results]").is_visible():
+        page.click("[data-testid=results-close]")
+
+
+@pytest.mark.parametrize(("players", "lang"), [(4, "en"), (12, "hi")])
+def test_the_hand_and_buttons_fit_every_screen(
+    server_url: str, new_page: Any, players: int, lang: str
+) -> None:
+    page = new_page(f"layout-{players}", 1280, 800)
+    _round_two_frozen(page, server_url, players, lang)
+    out_dir = ARTIFACTS / "layout"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    problems = []
+    assert not page.locator("[data-testid=connection]").is_visible(), "the page lost its connection"
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(120)  # resize observers and the hand's layout
+        shot: Path = out_dir / f"game-{players}seats-{lang}-{width}x{height}.png"
+        page.screenshot(path=str(shot))
+        out = page.evaluate(GEOMETRY)
+        if not (out["cardsInside"] and out["buttonsInside"]) or out["scrolls"]:
+            problems.append(f"{width}x{height}: hand or buttons off screen {out}")
+        if out["overlaps"] or out["outside"]:
+            problems.append(
+                f"{width}x{height}: seat boxes {out['overlaps']} overlap, {out['outside']} cut"
+            )
+        if out["tribute"] == 0:
+            problems.append(f"{width}x{height}: no tribute row")
+    assert not problems, "\n".join(problems)
