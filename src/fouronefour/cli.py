@@ -2,15 +2,20 @@
 
 Each subcommand lives beside the code it drives and exposes ``add_arguments(parser)``
 and ``run(args) -> int``; imports are lazy so ``fouronefour simulate`` does not load
-the server.
+the server. Every subcommand gets ``--version``, option defaults in its help, and the same
+answer to Ctrl-C: a short line and exit status 130 (the subcommand stops its own workers).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
+from typing import Any
+
+from . import __version__
 
 #: subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -20,14 +25,42 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("fouronefour.simulate", "play random legal moves and report the speed"),
 }
 
+#: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED = 130
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Adds ``(default: ...)`` to an option's help unless it says its default itself, or the
+    default says nothing (None, or a flag's True/False)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help
+        default: Any = action.default
+        if (
+            text is None
+            or "%(default)" in text
+            or not action.option_strings
+            or default is None
+            or default is argparse.SUPPRESS
+            or isinstance(default, bool)
+        ):
+            return text
+        return f"{text} (default %(default)s)"
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="fouronefour", description="414, the team card game from Northeast China"
+        prog="fouronefour",
+        description="414, the team card game from Northeast China",
+        formatter_class=HelpFormatter,
     )
+    _add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        sub_parser = sub.add_parser(
+            name, help=help_text, description=help_text, formatter_class=HelpFormatter
+        )
+        _add_version(sub_parser)
         try:
             module = importlib.import_module(module_name)
         except ImportError:
@@ -37,13 +70,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_version(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"fouronefour {__version__}",
+        help="print the version",
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     module = getattr(args, "_module", None)
     if module is None:
         parser.error(f"{args.command} is not available in this installation")
-    result: int = module.run(args)
+    try:
+        result: int = module.run(args)
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C: we are leaving anyway
+        print(f"\nfouronefour {args.command}: interrupted", file=sys.stderr)
+        return INTERRUPTED
     return result
 
 

@@ -3,18 +3,54 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from .engine import Rules
+from .engine.rules import MAX_DECKS, MAX_PLAYERS
+
+
+def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: an integer from ``low`` (to ``high``), refused with the range."""
+    span = f"{low} to {high}" if high is not None else f"{low} or more"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {span}, not {value}")
+        return value
+
+    parse.__name__ = "whole number"  # argparse names the type in its own messages
+    return parse
 
 
 def add_rule_arguments(parser: argparse.ArgumentParser, players: int = 4) -> None:
     group = parser.add_argument_group("rules (docs/rules.md section 10)")
-    group.add_argument("--players", type=int, default=players, help="seats, 2 or more")
-    group.add_argument("--decks", type=int, default=None, help="decks (default ceil(players/2))")
-    group.add_argument("--no-hooking", dest="hooking", action="store_false", help="no hooking")
-    group.add_argument("--no-tribute", dest="tribute", action="store_false", help="no tribute")
     group.add_argument(
-        "--bomb-ladder", choices=["listed", "size"], default="listed", help="order of bombs"
+        "--players",
+        type=whole_number(2, MAX_PLAYERS),
+        default=players,
+        help=f"seats, 2 to {MAX_PLAYERS} (default %(default)s)",
+    )
+    group.add_argument(
+        "--decks",
+        type=whole_number(1, MAX_DECKS),
+        default=None,
+        help=f"54-card decks, 1 to {MAX_DECKS} (default: one per two players, rounded up)",
+    )
+    group.add_argument(
+        "--no-hooking", dest="hooking", action="store_false", help="play without hooking"
+    )
+    group.add_argument(
+        "--no-tribute", dest="tribute", action="store_false", help="play without tribute"
+    )
+    group.add_argument(
+        "--bomb-ladder",
+        choices=["listed", "size"],
+        default="listed",
+        help="order of bombs: as the rules list them, or by size (default %(default)s)",
     )
 
 

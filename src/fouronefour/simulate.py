@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from .engine import Match, Rules
-from .options import add_rule_arguments, rules_from_args
+from .options import add_rule_arguments, rules_from_args, whole_number
 
 
 @dataclass(frozen=True)
@@ -58,15 +58,17 @@ def simulate(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rounds", type=whole_number(1), default=1000, help="rounds to play (default %(default)s)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of deals and moves (default %(default)s)"
+    )
     add_rule_arguments(parser)
-    parser.add_argument("--rounds", type=int, default=1000, help="rounds to play")
-    parser.add_argument("--seed", type=int, default=1, help="seed of deals and moves")
 
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
-    if args.rounds < 1:
-        raise SystemExit("fouronefour: --rounds must be at least 1")
     console = Console()
     columns = (
         TextColumn("[progress.description]{task.description}"),

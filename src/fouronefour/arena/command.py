@@ -2,45 +2,92 @@
 
 Bots are named with optional parameters: ``search``, ``search:budget_ms=50``,
 ``search:budget_ms=50,max_candidates=4``. Prints the figures, writes them as JSON and, with
-matplotlib installed, as a PNG chart.
+matplotlib installed, as a PNG chart. Everything the command is given is checked before
+any game is played, and Ctrl-C stops the worker processes at once.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import time
 from pathlib import Path
+from typing import Any
 
-from ..bots import names
-from ..options import add_rule_arguments, rules_from_args
+from ..engine import Rules
+from ..options import add_rule_arguments, rules_from_args, whole_number
 from . import chart
 from .games import run_arena
-from .spec import BotSpec
+from .spec import BotSpec, labels
 from .stats import summarize
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("bot_a", metavar="A", help="bot, e.g. greedy or search:budget_ms=50")
-    parser.add_argument("bot_b", metavar="B", help="the other bot")
+    parser.add_argument(
+        "bot_a", metavar="A", type=_bot_spec, help="bot, e.g. greedy or search:budget_ms=50"
+    )
+    parser.add_argument("bot_b", metavar="B", type=_bot_spec, help="the other bot")
     size = parser.add_mutually_exclusive_group()
     size.add_argument(
-        "--rounds", type=int, default=200, help="rounds to play, half as many deals (default 200)"
+        "--rounds",
+        type=_even_count,
+        default=200,
+        help="rounds to play, an even number: each deal is played twice (default %(default)s)",
     )
-    size.add_argument("--matches", type=int, default=None, help="play N whole matches instead")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
-    parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    size.add_argument(
+        "--matches",
+        type=_even_count,
+        default=None,
+        help="play this many whole matches instead, an even number (each match seed twice)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of the deals (default %(default)s)"
+    )
+    parser.add_argument(
+        "--jobs", type=whole_number(1), default=1, help="worker processes (default %(default)s)"
+    )
     parser.add_argument(
         "--budget-ms",
-        type=float,
+        type=_positive_ms,
         default=None,
-        help="time budget per decision for the search bot (a bot spec's budget_ms wins)",
+        help="time per decision for the search bot, in ms (default: the bot's 200; "
+        "a budget_ms in the bot's name wins)",
     )
     parser.add_argument(
-        "--out", type=Path, default=Path("arena-results"), help="where JSON and PNG go"
+        "--out",
+        type=Path,
+        default=Path("arena-results"),
+        help="directory for the JSON and PNG files (default %(default)s)",
     )
     add_rule_arguments(parser)
+
+
+def _bot_spec(text: str) -> BotSpec:
+    try:
+        return BotSpec.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _even_count(text: str) -> int:
+    count = whole_number(2)(text)
+    if count % 2:
+        raise argparse.ArgumentTypeError(
+            f"must be even, not {count}: each deal is played twice, the teams swapped"
+        )
+    return count
+
+
+def _positive_ms(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of ms, not {text}")
+    return value
 
 
 def _spec_with_budget(spec: BotSpec, budget_ms: float | None) -> BotSpec:
@@ -49,31 +96,59 @@ def _spec_with_budget(spec: BotSpec, budget_ms: float | None) -> BotSpec:
     return BotSpec(spec.name, (*spec.params, ("budget_ms", budget_ms)))
 
 
+def file_stem(
+    specs: tuple[BotSpec, BotSpec], rules: Rules, unit: str, count: int, seed: int
+) -> str:
+    """The results' file name without extension: the bots, the run and every rule option, so
+    that runs under different rules never overwrite each other."""
+    options = [f"{rules.players}p", f"{rules.deck_count}d"]
+    if not rules.hooking:
+        options.append("nohooking")
+    if not rules.tribute:
+        options.append("notribute")
+    if rules.bomb_ladder != "listed":
+        options.append(f"{rules.bomb_ladder}ladder")
+    return (
+        f"{_slug(specs[0].label)}_vs_{_slug(specs[1].label)}_{unit}{count}_seed{seed}_"
+        + "-".join(options)
+    )
+
+
+def _writable_directory(path: Path) -> str | None:
+    """None if ``path`` is (or can be made) a directory this process can write in, else why
+    not; checked before the run, so that a long run's results are never lost to it."""
+    if path.exists() and not path.is_dir():
+        return "it is not a directory"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return error.strerror or str(error)
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "not writable"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-    from rich.table import Table
 
     console = Console()
     if not console.is_terminal:
         console = Console(width=120)  # logs and pipes: room for the whole table
     rules = rules_from_args(args)
-    try:
-        specs = (BotSpec.parse(args.bot_a), BotSpec.parse(args.bot_b))
-    except (ValueError, TypeError) as error:
-        console.print(f"[red]{error}[/red] (bots: {', '.join(names())})")
+    problem = _writable_directory(args.out)
+    if problem is not None:
+        console.print(f"fouronefour arena: cannot write results to {args.out}: {problem}")
         return 2
     specs = (
-        _spec_with_budget(specs[0], args.budget_ms),
-        _spec_with_budget(specs[1], args.budget_ms),
+        _spec_with_budget(args.bot_a, args.budget_ms),
+        _spec_with_budget(args.bot_b, args.budget_ms),
     )
     matches = args.matches is not None
-    count = args.matches if matches else args.rounds
-    if count is None or count < 2 or args.jobs < 1:
-        console.print("[red]play at least 2 rounds or matches, with 1 job or more[/red]")
-        return 2
+    count: int = args.matches if matches else args.rounds
     pairs = count // 2
     unit = "matches" if matches else "rounds"
+    names = labels(specs)
     started = time.perf_counter()
     with Progress(
         "[progress.description]{task.description}",
@@ -82,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         TimeRemainingColumn(),
         console=console,
     ) as progress:
-        task = progress.add_task(f"{specs[0].label} vs {specs[1].label}: {unit}", total=pairs * 2)
+        task = progress.add_task(f"{names[0]} vs {names[1]}: {unit}", total=count)
         records = run_arena(
             specs,
             rules,
@@ -95,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     summary = summarize(specs, records, matches)
     summary.update(
-        command=_command_line(args),
+        command=_command_line(args, rules),
         rules=rules.to_dict(),
         seed=args.seed,
         jobs=args.jobs,
@@ -103,7 +178,34 @@ def run(args: argparse.Namespace) -> int:
         # Decision times are wall clock: the load says how much other work shared the cores.
         load_average=[round(x, 2) for x in os.getloadavg()],
     )
-    table = Table(title=f"{pairs * 2} {unit} ({pairs} paired), seed {args.seed}")
+    console.print(_table(summary, f"{count} {unit} ({pairs} paired), seed {args.seed}"))
+    console.print(
+        f"{summary['pairs_split']} of {pairs} pairs split (each bot won the deal once); "
+        f"{elapsed:.0f} s"
+    )
+    stem = file_stem(specs, rules, unit, count, args.seed)
+    json_path = args.out / f"{stem}.json"
+    json_path.write_text(json.dumps(summary, indent=2) + "\n")
+    if not chart.available():
+        console.print(f"wrote {json_path}", markup=False)
+        console.print(f"no chart: matplotlib is not installed ({chart.INSTALL_HINT})", markup=False)
+        return 0
+    png_path = args.out / f"{stem}.png"
+    title = (
+        f"{names[0]} vs {names[1]}, {count} {unit}, {rules.players} players, "
+        f"{rules.deck_count} decks"
+    )
+    chart.write_chart(summary, png_path, title)
+    console.print(f"wrote {json_path}", markup=False)
+    console.print(f"wrote {png_path}", markup=False)
+    return 0
+
+
+def _table(summary: dict[str, Any], title: str) -> Any:
+    from rich.table import Table
+
+    matches = summary["mode"] == "matches"
+    table = Table(title=title)
     table.add_column("bot")
     if matches:
         table.add_column("match wins [95% CI]", justify="right")
@@ -124,33 +226,16 @@ def run(args: argparse.Namespace) -> int:
             f"{bot['decision_ms_p95']:.2f}",
         ]
         table.add_row(*row)
-    console.print(table)
-    console.print(
-        f"{summary['pairs_split']} of {pairs} pairs split (each bot won the deal once); "
-        f"{elapsed:.0f} s"
-    )
-    args.out.mkdir(parents=True, exist_ok=True)
-    stem = f"{_slug(specs[0].label)}_vs_{_slug(specs[1].label)}_{unit}{pairs * 2}_seed{args.seed}"
-    json_path = args.out / f"{stem}.json"
-    json_path.write_text(json.dumps(summary, indent=2) + "\n")
-    if not chart.available():
-        console.print(f"wrote {json_path}", markup=False)
-        console.print(f"no chart: matplotlib is not installed ({chart.INSTALL_HINT})", markup=False)
-        return 0
-    png_path = args.out / f"{stem}.png"
-    chart.write_chart(
-        summary, png_path, f"{specs[0].label} vs {specs[1].label}, {pairs * 2} {unit}"
-    )
-    console.print(f"wrote {json_path} and {png_path}")
-    return 0
+    return table
 
 
 def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in text)
 
 
-def _command_line(args: argparse.Namespace) -> str:
-    parts = ["fouronefour", "arena", args.bot_a, args.bot_b]
+def _command_line(args: argparse.Namespace, rules: Rules) -> str:
+    """The command that repeats this run (its results, not its file location)."""
+    parts = ["fouronefour", "arena", args.bot_a.label, args.bot_b.label]
     if args.matches is not None:
         parts += ["--matches", str(args.matches)]
     else:
@@ -158,7 +243,14 @@ def _command_line(args: argparse.Namespace) -> str:
     parts += ["--seed", str(args.seed), "--jobs", str(args.jobs)]
     if args.budget_ms is not None:
         parts += ["--budget-ms", f"{args.budget_ms:g}"]
+    parts += ["--players", str(rules.players), "--decks", str(rules.deck_count)]
+    if not rules.hooking:
+        parts.append("--no-hooking")
+    if not rules.tribute:
+        parts.append("--no-tribute")
+    if rules.bomb_ladder != "listed":
+        parts += ["--bomb-ladder", rules.bomb_ladder]
     return " ".join(parts)
 
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "file_stem", "run"]

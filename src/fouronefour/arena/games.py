@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import multiprocessing
+import multiprocessing.pool
 import random
+import signal
+import threading
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,7 +113,7 @@ def play_match_game(
 
 
 def play_pair(
-    specs: tuple[BotSpec, BotSpec], rules: Rules, seed: int, index: int, matches: bool
+    specs: tuple[BotSpec, BotSpec], rules: Rules, seed: int, index: int, matches: bool = False
 ) -> list[GameRecord]:
     """Deal (or match seed) ``index`` played twice, the teams swapped the second time."""
     game = play_match_game if matches else play_round_game
@@ -133,13 +138,44 @@ def run_arena(
             if on_pair:
                 on_pair(2)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [
-                pool.submit(play_pair, specs, rules, seed, index, matches) for index in range(pairs)
-            ]
-            for future in as_completed(futures):
-                records.extend(future.result())
+        task = functools.partial(play_pair, specs, rules, seed, matches=matches)
+        with worker_pool(jobs) as pool:
+            for pair in pool.imap_unordered(task, range(pairs)):
+                records.extend(pair)
                 if on_pair:
                     on_pair(2)
     records.sort(key=lambda r: (r.index, r.swapped))
     return records
+
+
+@contextlib.contextmanager
+def worker_pool(jobs: int) -> Iterator[multiprocessing.pool.Pool]:
+    """Worker processes that ignore Ctrl-C (the terminal sends it to them too); when the
+    block ends with an exception (Ctrl-C in this process included) they are terminated at
+    once, whatever they are playing, and waited for, so no process is left behind."""
+    pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
+    try:
+        yield pool
+    except BaseException:
+        with _interrupts_ignored():  # a second Ctrl-C must not cut the clean-up short
+            pool.terminate()
+            pool.join()
+        raise
+    pool.close()
+    pool.join()
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread receives signals, and only it may change handlers
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

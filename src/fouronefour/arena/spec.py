@@ -46,3 +46,12 @@ def _number(text: str) -> Any:
         except ValueError:
             pass
     return text
+
+
+def labels(specs: tuple[BotSpec, BotSpec]) -> tuple[str, str]:
+    """How the two bots are named in tables and charts: their labels, told apart by side
+    (``greedy (A)``, ``greedy (B)``) when a bot plays itself."""
+    a, b = specs[0].label, specs[1].label
+    if a == b:
+        return f"{a} (A)", f"{b} (B)"
+    return a, b

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .games import GameRecord
-from .spec import BotSpec
+from .spec import BotSpec, labels
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -42,14 +42,15 @@ def summarize(
         pairs.setdefault(record.index, []).append(record)
     rounds_played = sum(sum(r.rounds_won) for r in records)
     bots = []
-    for which, spec in enumerate(specs):
+    names = labels(specs)
+    for which in range(2):
         wins = sum(1 for r in records if r.winner == which)
         rounds_won = sum(r.rounds_won[which] for r in records)
         levels = sum(r.levels_gained[which] for r in records)
         times = [t for r in records for t in r.times_ms[which]]
         low, high = wilson(rounds_won, rounds_played)
         entry: dict[str, Any] = {
-            "bot": spec.label,
+            "bot": names[which],
             "rounds_won": rounds_won,
             "round_win_rate": rounds_won / rounds_played if rounds_played else 0.0,
             "round_win_ci95": [low, high],

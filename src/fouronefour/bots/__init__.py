@@ -6,6 +6,7 @@ and an injected ``random.Random``, and returns one of the moves.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -41,12 +42,33 @@ def names() -> list[str]:
 
 
 def get(name: str, **params: Any) -> Bot:
-    """A bot by name, e.g. ``get("random")``; unknown names raise ValueError."""
+    """A bot by name, e.g. ``get("random")``; unknown names, unknown parameters and bad
+    parameter values raise ValueError saying which."""
+    factory = _factory(name)
+    known = parameters(name)
+    for key in params:
+        if key not in known:
+            takes = f"its parameters: {', '.join(known)}" if known else "it takes none"
+            raise ValueError(f"bot {name!r} has no parameter {key!r} ({takes})")
+    try:
+        return factory(**params)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"bot {name!r}: {error}") from None
+
+
+def parameters(name: str) -> list[str]:
+    """The keyword parameters a bot takes, e.g. ``budget_ms`` for ``search``."""
+    signature = inspect.signature(_factory(name))
+    keyword = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return [p.name for p in signature.parameters.values() if p.kind in keyword]
+
+
+def _factory(name: str) -> Callable[..., Bot]:
     _load_all()
     factory = _FACTORIES.get(name)
     if factory is None:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(_FACTORIES))}")
-    return factory(**params)
+    return factory
 
 
 def _load_all() -> None:
@@ -58,4 +80,4 @@ def _load_all() -> None:
         importlib.import_module(f"{__name__}.{info.name}")
 
 
-__all__ = ["Bot", "RandomBot", "get", "names", "register"]
+__all__ = ["Bot", "RandomBot", "get", "names", "parameters", "register"]

@@ -20,6 +20,7 @@ greedy rule, which has no hidden information to weigh. docs/bots.md has the deta
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -117,6 +118,14 @@ class SearchBot:
         max_candidates: int = 6,
         confidence: float = 2.0,
     ) -> None:
+        for key, number in (("budget_ms", budget_ms), ("confidence", confidence)):
+            if isinstance(number, bool) or not isinstance(number, int | float):
+                raise ValueError(f"{key} must be a number, not {number!r}")
+            if not math.isfinite(number):
+                raise ValueError(f"{key} must be finite, not {number!r}")
+        for key, count in (("worlds", worlds), ("max_candidates", max_candidates)):
+            if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
+                raise ValueError(f"{key} must be a whole number, not {count!r}")
         if worlds is not None and worlds < 1:
             raise ValueError(f"worlds must be at least 1, not {worlds}")
         if budget_ms <= 0:

@@ -4,35 +4,58 @@ from __future__ import annotations
 
 import argparse
 import random
-from typing import Any
 
 from rich.console import Console
 
-from ..options import add_rule_arguments, rules_from_args
+from ..arena.spec import BotSpec
+from ..options import add_rule_arguments, rules_from_args, whole_number
 from .game import Quit, TerminalGame
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--bots", choices=["greedy", "search", "random"], default="greedy", help="the other seats"
+        "--bots",
+        type=_bot_spec,
+        default=BotSpec("greedy"),
+        help="the bot at every other seat: greedy, random, search, or one with parameters "
+        "such as search:budget_ms=500 (default greedy)",
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed of the deals (random)")
-    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument(
-        "--budget-ms", type=float, default=200.0, help="search bot time per decision (ms)"
+        "--seed", type=int, default=None, help="seed of the deals (default: a random one)"
+    )
+    parser.add_argument(
+        "--seat", type=whole_number(0), default=0, help="your seat (default %(default)s)"
+    )
+    parser.add_argument(
+        "--budget-ms",
+        type=float,
+        default=200.0,
+        help="the search bot's time per decision, in ms (default %(default)s)",
     )
     add_rule_arguments(parser)
+
+
+def _bot_spec(text: str) -> BotSpec:
+    try:
+        return BotSpec.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    params: dict[str, Any] = {"budget_ms": args.budget_ms} if args.bots == "search" else {}
+    spec: BotSpec = args.bots
+    params = dict(spec.params)
+    if spec.name == "search":
+        params.setdefault("budget_ms", args.budget_ms)
     console = Console()
     try:
-        game = TerminalGame(rules, seed, args.bots, args.seat, console, bot_params=params)
+        game = TerminalGame(
+            rules, seed, spec.name, args.seat, console, bot_params=params, bot_label=spec.label
+        )
     except ValueError as error:
-        console.print(f"[red]{error}[/]")
+        console.print(f"fouronefour play: {error}", markup=False)
         return 2
     console.print(f"Match seed {seed} (replay it with --seed {seed}).")
     try:

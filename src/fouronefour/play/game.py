@@ -2,9 +2,9 @@
 
 The person sees exactly their seat's view: their hand in the round's order, the table
 (top move and who played it, card counts, levels, finishing places), every public event
-(plays, passes, hooks, unhooks, finishes, tribute and return cards) and, when they may
-hook or unhook, the offer. They type moves in the notation (``33``, ``345``, ``pass``),
-``hint`` for the greedy bot's choice, ``help`` or ``quit``.
+(plays, passes, hooks, unhooks, finishes, tribute and return cards, each trick's lead) and,
+when they may hook or unhook, the offer. They type moves in the notation (``33``, ``345``,
+``pass``) or a command (:data:`COMMANDS`).
 
 :class:`TerminalGame` takes its input function and a rich ``Console``, so tests drive it
 with scripted input.
@@ -21,13 +21,22 @@ from rich.table import Table
 
 from ..bots import Bot, get
 from ..bots.greedy import GreedyBot
-from ..engine import IllegalMove, Match, Round, Rules
+from ..engine import PASS, Decision, IllegalMove, Match, Round, Rules, canonical
+from ..engine.cards import RANKS, deck_counts, parse_ranks
 
+#: What may be typed besides a move, and what it does.
+COMMANDS = {
+    "hint": "what the greedy bot would play",
+    "hand": "your hand again",
+    "played": "the cards played this round, and those you have not seen",
+    "help": "this help (also ?)",
+    "quit": "leave the match (also exit)",
+}
 HELP = (
     "Type a move in the notation: [bold]7[/] [bold]QQ[/] [bold]345[/] [bold]334455[/] "
     "[bold]5555[/] [bold]44A[/] [bold]BR[/] or [bold]pass[/] (also [bold]p[/]); "
-    "[bold]10[/] may be typed for T. [bold]hint[/]: what the greedy bot would play; "
-    "[bold]quit[/]: leave the match."
+    "[bold]10[/] may be typed for T, ranks in any order.\n"
+    + "\n".join(f"  [bold]{name}[/]: {what}" for name, what in COMMANDS.items())
 )
 _ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -52,8 +61,9 @@ class TerminalGame:
         console: Console | None = None,
         read: Callable[[], str] | None = None,
         bot_params: dict[str, Any] | None = None,
+        bot_label: str | None = None,
     ) -> None:
-        if not 0 <= seat < rules.players:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
             raise ValueError(f"seat {seat} is not a seat at {rules.players} players")
         self.rules = rules
         self.seat = seat
@@ -62,11 +72,13 @@ class TerminalGame:
         self.bots: dict[int, Bot] = {
             s: get(bot, **(bot_params or {})) for s in range(rules.players) if s != seat
         }
-        self.bot_name = bot
+        self.bot_name = bot_label or bot
         self.rngs = {s: random.Random(f"play/{seed}/{s}") for s in range(rules.players)}
         self.match = Match(rules, seed=seed)
         self._shown_events = 0
         self._shown_round = 0
+        #: (round number, log index) of every event that led a trick
+        self._leads: set[tuple[int, int]] = set()
 
     # ------------------------------------------------------------------ naming
 
@@ -78,10 +90,13 @@ class TerminalGame:
 
     # ------------------------------------------------------------------ output
 
-    def _event_text(self, event: dict[str, Any]) -> str:
+    def _event_text(self, event: dict[str, Any], lead: bool = False) -> str:
         who = self.name(event["seat"])
+        you = event["seat"] == self.seat
         kind = event["type"]
         if kind == "play":
+            if lead:
+                return f"{who} {'lead' if you else 'leads'} [bold]{event['move']}[/]"
             return f"{who} played [bold]{event['move']}[/]"
         if kind == "pass":
             return f"{who} passed"
@@ -99,7 +114,7 @@ class TerminalGame:
 
     def show_new_events(self, r: Round | None = None) -> None:
         """Print the public events of round ``r`` (default: the match's) since the last
-        call; a new round starts with a header."""
+        call; a new round starts with a header, a new trick with an empty line."""
         if r is None:
             r = self.match.round
             number = self.match.round_number
@@ -107,13 +122,20 @@ class TerminalGame:
                 self._shown_round = number
                 self._shown_events = 0
                 self.console.rule(f"Round {number} at level {r.level}")
-        for event in r.log_since(self._shown_events):
-            self.console.print(self._event_text(event))
+        start = self._shown_events
+        for index, event in enumerate(r.log_since(start), start):
+            lead = (self._shown_round, index) in self._leads
+            if lead:
+                self.console.print()
+            self.console.print(self._event_text(event, lead))
         self._shown_events = r.log_size
 
     def apply(self, move: str) -> None:
         """Apply the move of the seat to act and show what everyone saw happen."""
         before = self.match.round
+        # Public: a play decision with nothing on top is a lead (offers hide nothing here).
+        if before.decision is Decision.PLAY and before.top is None:
+            self._leads.add((self.match.round_number, before.log_size))
         rounds = len(self.match.results)
         self.match = self.match.apply(move)
         if len(self.match.results) > rounds:
@@ -127,13 +149,12 @@ class TerminalGame:
     def show_table(self, view: dict[str, Any]) -> None:
         levels = view["levels"]
         mine = self.seat % 2
-        table = Table(
-            title=(
-                f"Round {view['round_number']}, level {view['level']} - levels: "
-                f"your team {levels[mine]}, other team {levels[1 - mine]}"
-            ),
-            title_justify="left",
+        # A line of its own, not the table's title: a title wraps to the table's width.
+        self.console.print(
+            f"[bold]Round {view['round_number']}, level {view['level']}[/]; levels: "
+            f"your team {levels[mine]}, other team {levels[1 - mine]}"
         )
+        table = Table()
         table.add_column("seat")
         table.add_column("cards", justify="right")
         table.add_column("place")
@@ -158,6 +179,21 @@ class TerminalGame:
         self.console.print(f"Order of cards: {view['order']}")
         self.console.print(f"Your hand: [bold]{group_hand(view['hand'])}[/]")
 
+    def show_played(self, view: dict[str, Any]) -> None:
+        """The cards played this round (plays, hooks, unhooks), and the cards nobody has
+        shown you: the decks less those played and your hand. Public and own facts only."""
+        played = [0] * len(RANKS)
+        for event in view["log"]:
+            if event["type"] in ("play", "hook", "unhook"):
+                for rank, n in enumerate(parse_ranks(event["move"])):
+                    played[rank] += n
+        hand = parse_ranks(view["hand"])
+        total = deck_counts(self.rules.deck_count)
+        order = [RANKS.index(ch) for ch in view["order"]]
+        unseen = [total[r] - played[r] - hand[r] for r in range(len(RANKS))]
+        self.console.print(f"Played this round: {_rank_counts(played, order) or 'nothing yet'}")
+        self.console.print(f"Not seen by you:   {_rank_counts(unseen, order) or 'nothing'}")
+
     # ------------------------------------------------------------------ turns
 
     def _prompt(self, view: dict[str, Any]) -> str:
@@ -176,10 +212,30 @@ class TerminalGame:
         return f"Beat [bold]{view['top']}[/] or pass: "
 
     def _claimed(self, view: dict[str, Any]) -> str:
+        verbs = {"play": "played", "hook": "hooked with", "unhook": "unhooked with"}
         for event in reversed(view["log"]):
-            if event["type"] in ("play", "hook", "unhook"):
-                return f"{self.name(event['seat'])} played {event['move']}"
+            if event["type"] in verbs:
+                return f"{self.name(event['seat'])} {verbs[event['type']]} {event['move']}"
         return "An offer"
+
+    def _why_not(self, view: dict[str, Any], text: str, error: IllegalMove) -> str:
+        """Why ``text`` is not a move the person may make now, said to them."""
+        legal: list[str] = view["legal_moves"]
+        decision = view["decision"]
+        try:
+            move = canonical(text)
+        except IllegalMove:
+            return str(error)  # not a move at all: the engine names the text and why
+        if decision in ("hook", "unhook"):
+            return f"you may only {decision} with {legal[0]}, or pass"
+        if decision == "return":
+            return f"{move!r}: give back one of {' '.join(legal)}"
+        if move == PASS:
+            return "you lead this trick and may not pass"
+        hand = parse_ranks(view["hand"])
+        if any(n > hand[r] for r, n in enumerate(parse_ranks(move))):
+            return f"you do not hold {move} (your hand: {group_hand(view['hand'])})"
+        return str(error)  # held, but it does not beat the move on top: the engine says so
 
     def human_turn(self) -> None:
         view = self.match.view(self.seat)
@@ -201,15 +257,20 @@ class TerminalGame:
             if lowered == "hand":
                 self.console.print(f"Your hand: [bold]{group_hand(view['hand'])}[/]")
                 continue
+            if lowered == "played":
+                self.show_played(view)
+                continue
             move = "pass" if lowered == "p" else text
             try:
                 self.apply(move)
             except IllegalMove as error:
-                self.console.print(f"[red]Not legal:[/] {error}")
+                self.console.print(f"[red]Not legal:[/] {self._why_not(view, move, error)}")
                 continue
             return
 
     def _ask(self, prompt: str) -> str:
+        """A line typed by the person; the end of input leaves the match (Ctrl-C is the
+        command's to handle: it stops the program)."""
         try:
             if self._read is None:
                 return self.console.input(prompt)
@@ -217,7 +278,7 @@ class TerminalGame:
             line = self._read()
             self.console.print(line, markup=False, highlight=False)
             return line
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             raise Quit from None
 
     def bot_turn(self, seat: int) -> None:
@@ -234,6 +295,7 @@ class TerminalGame:
             else ("[red]The other team wins the round[/]")
         )
         caught = ", ".join(self.name(s) for s in result.caught) or "nobody"
+        self.console.print()
         self.console.print(
             f"{verdict}: finishing order {', '.join(self.name(s) for s in result.finished)}; "
             f"caught: {caught}; levels now {' / '.join(result.levels_after)} (team 0 / team 1)"
@@ -275,4 +337,9 @@ def group_hand(hand: str) -> str:
     return " ".join(groups)
 
 
-__all__ = ["Quit", "TerminalGame", "group_hand", "ordinal"]
+def _rank_counts(counts: list[int], order: list[int]) -> str:
+    """``3x4 5x1 Ax2``: each rank with a count, in ``order``."""
+    return " ".join(f"{RANKS[r]}x{counts[r]}" for r in order if counts[r])
+
+
+__all__ = ["COMMANDS", "HELP", "Quit", "TerminalGame", "group_hand", "ordinal"]
