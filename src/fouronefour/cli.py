@@ -9,6 +9,7 @@ answer to Ctrl-C: a short line and exit status 130 (the subcommand stops its own
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import signal
 import sys
@@ -80,16 +81,19 @@ def _add_version(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    module = getattr(args, "_module", None)
-    if module is None:
-        parser.error(f"{args.command} is not available in this installation")
+    command = "fouronefour"
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        command = f"fouronefour {args.command}"
+        module = getattr(args, "_module", None)
+        if module is None:
+            parser.error(f"{args.command} is not available in this installation")
         result: int = module.run(args)
     except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C: we are leaving anyway
-        print(f"\nfouronefour {args.command}: interrupted", file=sys.stderr)
+        with contextlib.suppress(ValueError):  # only the main thread may set handlers
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C: we are leaving
+        print(f"\n{command}: interrupted", file=sys.stderr)
         return INTERRUPTED
     return result
 

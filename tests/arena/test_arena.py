@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import importlib.metadata
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import fouronefour as ff
-from fouronefour.arena import BotSpec, play_pair, run_arena, summarize, wilson
-from fouronefour.arena import command as arena
+from fouronefour.arena import BotSpec, chart, play_pair, run_arena, summarize, wilson
 from fouronefour.cli import main
 
 
@@ -107,12 +106,108 @@ def test_the_command_prints_and_writes_json_and_png(
     assert png_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_the_command_rejects_unknown_bots(capsys: pytest.CaptureFixture[str]) -> None:
-    parser = argparse.ArgumentParser()
-    arena.add_arguments(parser)
-    args = parser.parse_args(["greedy", "nobody", "--rounds", "2"])
-    assert arena.run(args) == 2
-    assert "unknown bot" in capsys.readouterr().out
+def test_bad_bots_are_refused_before_anything_runs_with_one_clear_message(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for bot, message in (
+        ("nobody", "unknown bot 'nobody'; known: greedy, random, search"),
+        ("search:budget_ms=abc", "bot 'search': budget_ms must be a number, not 'abc'"),
+        ("search:worlds=0", "bot 'search': worlds must be at least 1, not 0"),
+        ("search:speed=3", "bot 'search' has no parameter 'speed' (its parameters: budget_ms"),
+        ("greedy:depth=2", "bot 'greedy' has no parameter 'depth' (it takes none)"),
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["arena", "greedy", bot, "--rounds", "2"])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        assert f"argument B: {message}" in err
+        assert "'<='" not in err and err.count("random") <= 1  # the bots listed once at most
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--rounds", "7"], "argument --rounds: must be even, not 7"),
+        (["--matches", "3"], "argument --matches: must be even, not 3"),
+        (["--rounds", "0"], "argument --rounds: must be 2 or more, not 0"),
+        (["--jobs", "0"], "argument --jobs: must be 1 or more, not 0"),
+        (["--budget-ms", "-5"], "argument --budget-ms: must be a positive number of ms"),
+    ],
+)
+def test_counts_are_checked_not_rounded(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["arena", "greedy", "random", *argv])
+    assert exit_info.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_an_out_that_cannot_be_written_is_refused_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a_file = tmp_path / "taken"
+    a_file.write_text("")
+    for out, why in ((a_file, "it is not a directory"), (a_file / "below", "Not a directory")):
+        assert main(["arena", "greedy", "random", "--rounds", "2", "--out", str(out)]) == 2
+        output = capsys.readouterr().out
+        assert f"cannot write results to {out}: {why}" in output.replace("\n", "")
+        assert "rounds" not in output  # nothing was played
+
+
+def test_results_of_different_rules_go_to_different_files(tmp_path: Path) -> None:
+    base = ["arena", "greedy", "random", "--rounds", "2", "--out", str(tmp_path)]
+    for extra in ([], ["--players", "6"], ["--no-hooking"], ["--bomb-ladder", "size"]):
+        assert main([*base, *extra]) == 0
+    names = sorted(p.name for p in tmp_path.glob("*.json"))
+    assert names == [
+        "greedy_vs_random_rounds2_seed1_4p-2d-nohooking.json",
+        "greedy_vs_random_rounds2_seed1_4p-2d-sizeladder.json",
+        "greedy_vs_random_rounds2_seed1_4p-2d.json",
+        "greedy_vs_random_rounds2_seed1_6p-3d.json",
+    ]
+    summary = json.loads((tmp_path / names[0]).read_text())
+    assert summary["command"].endswith("--players 4 --decks 2 --no-hooking")
+
+
+def _drawn(summary: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The axes of the chart drawn for ``summary``: (title, x labels, bar colours) each."""
+    import matplotlib.colors
+    import matplotlib.figure
+
+    figures: list[Any] = []
+    monkeypatch.setattr(
+        matplotlib.figure.Figure, "savefig", lambda self, *a, **k: figures.append(self)
+    )
+    chart.write_chart(summary, Path("unused.png"), "title")
+    [figure] = figures
+    return [
+        (
+            axis.get_title(),
+            [t.get_text() for t in axis.get_xticklabels()],
+            [matplotlib.colors.to_hex(bar.get_facecolor()) for bar in axis.patches],
+        )
+        for axis in figure.axes
+    ]
+
+
+def test_a_mirror_match_has_two_rows_and_two_bars_and_colours_mean_the_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    specs = (BotSpec.parse("greedy"), BotSpec.parse("greedy"))
+    summary = summarize(specs, run_arena(specs, ff.Rules(), pairs=2, seed=2), matches=False)
+    assert [b["bot"] for b in summary["bots"]] == ["greedy (A)", "greedy (B)"]
+    panels = _drawn(summary, monkeypatch)
+    assert len(panels) == 3
+    for _, labels, colours in panels:
+        assert labels == ["greedy (A)", "greedy (B)"]
+        assert colours == list(chart.BOT_COLOURS)  # one bar a bot, in the bot's colour
+
+
+def test_the_matches_chart_shows_the_match_win_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    specs = (BotSpec.parse("greedy"), BotSpec.parse("random"))
+    summary = summarize(specs, run_arena(specs, ff.Rules(), pairs=1, seed=3, matches=True), True)
+    titles = [title for title, _, _ in _drawn(summary, monkeypatch)]
+    assert titles[0] == "match win rate (95% CI)" and titles[1] == "round win rate (95% CI)"
 
 
 def test_without_matplotlib_the_command_writes_json_and_says_how_to_get_charts(

@@ -23,6 +23,8 @@ from fouronefour.env import (
 )
 from fouronefour.env import actions as actions_module
 
+from .helpers import documented_call, env_docs
+
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "env.md"
 
 
@@ -108,3 +110,9 @@ def test_docs_show_the_generated_action_table() -> None:
 def test_module_doctests(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.failed == 0
+
+
+def test_the_docs_give_the_functions_argument_order() -> None:
+    docs = env_docs()
+    for function in (fouronefour.env.action_to_move, fouronefour.env.move_to_action):
+        assert f"`{documented_call(function)}`" in docs

@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env
 import fouronefour.bots
 from fouronefour.env import IllegalAction, SingleAgentEnv, default_bot
 
-from .helpers import random_legal_action
+from .helpers import documented_call, env_docs, random_legal_action
 
 
 def test_gymnasium_env_checker() -> None:
@@ -72,6 +72,8 @@ def test_illegal_action_ends_the_episode_or_raises() -> None:
         game.step(len(observation["action_mask"]))  # outside the action space
     _, reward, terminated, truncated, info = game.step(illegal)
     assert (reward, terminated, truncated, info) == (-1.0, True, False, {"illegal_action": True})
+    with pytest.raises(RuntimeError, match="reset"):
+        game.step(int(np.flatnonzero(observation["action_mask"])[0]))
 
     strict = SingleAgentEnv(seat=0, bot="random", illegal="raise")
     observation, _ = strict.reset(seed=1)
@@ -84,3 +86,10 @@ def test_illegal_action_ends_the_episode_or_raises() -> None:
 def test_bad_seat_is_refused() -> None:
     with pytest.raises(ValueError, match="seat"):
         SingleAgentEnv(seat=4)
+
+
+def test_the_docs_give_the_whole_signature_and_what_an_illegal_action_does() -> None:
+    docs = env_docs()
+    assert f"fouronefour.env.{documented_call(SingleAgentEnv.__init__)}" in docs
+    assert 'reward -1 and `info == {"illegal_action": True}`' in docs
+    assert 'With `illegal="raise"` it raises `fouronefour.env.IllegalAction`' in docs

@@ -108,7 +108,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "behind a proxy on this machine every client is a loopback one)",
     )
     parser.add_argument(
-        "--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug")
+        "--log-level",
+        default="warning",
+        choices=("critical", "error", "warning", "info", "debug"),
+        help="how much the server logs (default %(default)s)",
     )
 
 

@@ -1,0 +1,139 @@
+"""The ``fouronefour`` command as a user meets it: help, --version, and Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import fouronefour as ff
+from fouronefour.cli import SUBCOMMANDS, HelpFormatter, build_parser, main
+
+
+def _subparsers() -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    parser = build_parser()
+    [group] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    yield from group.choices.items()
+
+
+@pytest.mark.parametrize("command", [[], *([name] for name in SUBCOMMANDS)])
+def test_version_is_printed_by_every_command(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([*command, "--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"fouronefour {ff.__version__}"
+
+
+def test_every_option_has_help_that_shows_its_default() -> None:
+    for name, parser in _subparsers():
+        formatter = HelpFormatter(prog=name)
+        for action in parser._actions:
+            if not action.option_strings or action.dest in ("help", "version"):
+                continue
+            text = formatter._get_help_string(action)
+            assert text, f"{name} {action.option_strings[0]} has no help"
+            if action.default is None or isinstance(action.default, bool):
+                continue  # nothing to show (a flag, or an option the help explains)
+            assert "%(default)" in text, f"{name} {action.option_strings[0]} hides its default"
+        assert "(default " in parser.format_help()
+
+
+def test_out_of_range_rule_options_are_refused_with_their_range(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for argv, message in (
+        (["simulate", "--decks", "25"], "argument --decks: must be 1 to 16, not 25"),
+        (["play", "--players", "1"], "argument --players: must be 2 to 32, not 1"),
+        (["arena", "greedy", "random", "--players", "x"], "'x' is not a whole number"),
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 2
+        assert message in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------- Ctrl-C
+
+
+def _processes_in_group(group: int) -> list[int]:
+    """Live processes of a process group, read from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _interrupt(
+    argv: list[str], processes: int = 1, printed: str = "", twice: bool = False
+) -> tuple[int, str, float]:
+    """Start ``fouronefour argv`` in a process group of its own, wait until ``processes``
+    run in it and it has printed ``printed``, press Ctrl-C as a terminal does (SIGINT to the
+    whole group; ``twice``: again 50 ms later), and return the exit status, standard error
+    and seconds from Ctrl-C to exit. Asserts that no process of the group is left."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fouronefour", *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdout is not None
+    try:
+        deadline = time.monotonic() + 60
+        while printed and printed not in process.stdout.readline():
+            assert time.monotonic() < deadline and process.poll() is None
+        while len(_processes_in_group(process.pid)) < processes:
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.05)
+        time.sleep(0.5)  # into the work: bots thinking, workers playing
+        pressed = time.monotonic()
+        os.killpg(process.pid, signal.SIGINT)
+        if twice:
+            time.sleep(0.05)
+            os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=10)
+        took = time.monotonic() - pressed
+        time.sleep(0.2)
+        assert _processes_in_group(process.pid) == []
+        return process.returncode, err, took
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+
+
+def test_ctrl_c_while_a_bot_thinks_stops_play_at_once() -> None:
+    rules = ff.Rules()
+    _, leader = ff.deal(rules, 7, 1)
+    you = (leader + 1) % 4  # a bot leads the first trick, with a long budget to think
+    argv = ["play", "--bots", "search", "--budget-ms", "20000", "--seed", "7", "--seat", str(you)]
+    code, err, took = _interrupt(argv, printed="You are seat")
+    assert code == 130 and took < 2
+    assert "Traceback" not in err and "fouronefour play: interrupted" in err
+
+
+@pytest.mark.parametrize("twice", [False, True])
+def test_ctrl_c_stops_the_arena_and_its_workers(tmp_path: Path, twice: bool) -> None:
+    argv = ["arena", "search", "greedy", "--rounds", "40", "--jobs", "2", "--out", str(tmp_path)]
+    code, err, took = _interrupt(argv, processes=3, twice=twice)
+    assert code == 130 and took < 2
+    assert "Traceback" not in err and "fouronefour arena: interrupted" in err
+    assert list(tmp_path.iterdir()) == []  # nothing half written
