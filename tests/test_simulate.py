@@ -48,5 +48,18 @@ def test_console_script_prints_speed() -> None:
 
 
 def test_invalid_rules_exit_with_a_reason(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit, match="players must be 2 to 32, not 1"):
+    with pytest.raises(SystemExit) as exit_info:
         main(["simulate", "--players", "1"])
+    assert exit_info.value.code == 2
+    assert "argument --players: must be 2 to 32, not 1" in capsys.readouterr().err
+
+
+def test_every_deck_count_the_rules_accept_is_simulated(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["simulate", "--players", "2", "--decks", "16", "--rounds", "2"]) == 0
+    assert "2 rounds" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_info:
+        main(["simulate", "--decks", "25"])
+    assert exit_info.value.code == 2
+    assert "argument --decks: must be 1 to 16, not 25" in capsys.readouterr().err
