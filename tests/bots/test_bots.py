@@ -208,6 +208,34 @@ def test_search_refuses_bad_parameters(params: dict[str, Any]) -> None:
         bots.get("search", **params)
 
 
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"budget_ms": "fast"}, "bot 'search': budget_ms must be a number, not 'fast'"),
+        ({"budget_ms": float("inf")}, "bot 'search': budget_ms must be finite"),
+        ({"worlds": 2.5}, "bot 'search': worlds must be a whole number, not 2.5"),
+        ({"max_candidates": True}, "bot 'search': max_candidates must be a whole number"),
+        ({"depth": 2}, "bot 'search' has no parameter 'depth' \\(its parameters: budget_ms"),
+    ],
+)
+def test_bad_parameters_are_named_in_a_value_error(params: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        bots.get("search", **params)
+
+
+def test_a_bot_taking_any_keyword_gets_what_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    def factory(**params: Any) -> bots.Bot:
+        bot = bots.RandomBot()
+        bot.name = f"open {sorted(params)}"
+        return bot
+
+    bots.names()  # load the registered bots first, then add this one for this test only
+    monkeypatch.setitem(bots._FACTORIES, "test-open", factory)
+    assert bots.get("test-open", anything=1).name == "open ['anything']"
+    with pytest.raises(ValueError, match="has no parameter 'x' \\(it takes none\\)"):
+        bots.get("greedy", x=1)
+
+
 def test_every_bot_is_registered() -> None:
     assert {"random", "greedy", "search"} <= set(bots.names())
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 import random
 
 import pytest
 
 import fouronefour as ff
 from fouronefour.bots.worlds import situation
+from fouronefour.engine import situation as situation_module
 from fouronefour.engine.situation import round_from_situation
 
 from .helpers import hook_heavy_rules, random_decisions
@@ -97,3 +100,17 @@ def test_impossible_situations_are_refused(kwargs: dict[str, object], reason: st
     base.update(kwargs)
     with pytest.raises(ValueError, match=reason):
         round_from_situation(**base)  # type: ignore[arg-type]
+
+
+def test_situations_are_built_through_the_round_constructor() -> None:
+    """``Round``'s fields are set in ``round.py`` only: the situation module passes them to
+    ``Round._build`` and writes none of them itself."""
+    tree = ast.parse(inspect.getsource(situation_module))
+    written = [
+        node.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and node.attr.startswith("_")
+    ]
+    assert written == []

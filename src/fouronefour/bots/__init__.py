@@ -46,8 +46,12 @@ def get(name: str, **params: Any) -> Bot:
     parameter values raise ValueError saying which."""
     factory = _factory(name)
     known = parameters(name)
+    open_ended = any(
+        p.kind is inspect.Parameter.VAR_KEYWORD
+        for p in inspect.signature(factory).parameters.values()
+    )
     for key in params:
-        if key not in known:
+        if key not in known and not open_ended:
             takes = f"its parameters: {', '.join(known)}" if known else "it takes none"
             raise ValueError(f"bot {name!r} has no parameter {key!r} ({takes})")
     try:
