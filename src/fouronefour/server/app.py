@@ -26,6 +26,7 @@ from .config import ServerConfig
 from .connection import PROTOCOL, Connection, Sender, refuse
 from .errors import ErrorCode, TableError
 from .fanout import Fanout, InProcessFanout
+from .lessons import router as lessons_router
 from .ratelimit import AddressBuckets, address_key
 from .registry import TableRegistry
 from .replay import build_replay
@@ -181,6 +182,8 @@ def create_app(
     app.mount("/static", StaticFiles(directory=WEB_DIR / "static", check_dir=False), name="static")
 
     # ------------------------------------------------------------ HTTP API
+
+    app.include_router(lessons_router)  # Learn 414: stateless lessons (lessons.py)
 
     @app.get("/api/health")
     async def health() -> Response:

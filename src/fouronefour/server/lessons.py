@@ -1,0 +1,135 @@
+"""Learn 414 over HTTP (docs/protocol.md section 2, "Lessons"; docs/tutorial.md).
+
+Stateless: a step request carries the learner's moves so far, the lesson is replayed from
+its deal, and nothing is kept between requests, so no table, token or name is needed. The
+replay (engine and bots) runs in the thread pool, never on the event loop; its size is
+bounded by the body limit and the number of moves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from .. import lessons, web
+from .errors import ErrorCode
+
+#: Request bodies are limited to this many bytes, as every other request (section 2).
+MAX_BODY_BYTES = 4096
+#: More decisions than any lesson asks of a learner (the longest, a whole round, needs ~30).
+MAX_MOVES = 100
+#: The longest move text accepted (a move has at most 27 cards at 4 players).
+MAX_MOVE_CHARS = 64
+#: The one error code of its own: no lesson by that id (HTTP 404).
+LESSON_NOT_FOUND = "lesson_not_found"
+
+router = APIRouter()
+
+
+class LessonRequestError(Exception):
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+
+
+def _json(body: Any, status: int = 200) -> Response:
+    return Response(orjson.dumps(body), status_code=status, media_type="application/json")
+
+
+def _refuse(error: LessonRequestError) -> Response:
+    return _json({"error": {"code": str(error.code), "message": error.message}}, error.status)
+
+
+async def _read_body(request: Request) -> bytes:
+    """The body, refused once it passes the limit (never read whole into memory first)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise _too_large()
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise _too_large()
+    return bytes(body)
+
+
+def _too_large() -> LessonRequestError:
+    return LessonRequestError(
+        ErrorCode.TOO_LARGE, f"request bodies are limited to {MAX_BODY_BYTES} bytes"
+    )
+
+
+def _bad(message: str) -> LessonRequestError:
+    return LessonRequestError(ErrorCode.BAD_MESSAGE, message)
+
+
+def _step_request(body: bytes) -> tuple[list[str], str | None, str]:
+    """(moves, try, lang) of a step request, or the reason it is refused."""
+    try:
+        data = orjson.loads(body or b"{}")
+    except orjson.JSONDecodeError:
+        raise LessonRequestError(ErrorCode.BAD_JSON, "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise LessonRequestError(ErrorCode.BAD_JSON, "the body must be a JSON object")
+    unknown = sorted(set(data) - {"moves", "try", "lang"})
+    if unknown:
+        raise _bad(f"unknown field(s): {', '.join(unknown)}")
+    moves = data.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
+        raise _bad("moves must be a list of move texts")
+    if len(moves) > MAX_MOVES:
+        raise _bad(f"at most {MAX_MOVES} moves")
+    attempt = data.get("try")
+    if attempt is not None and not isinstance(attempt, str):
+        raise _bad("try must be a move text or null")
+    if any(len(move) > MAX_MOVE_CHARS for move in [*moves, attempt or ""]):
+        raise _bad(f"a move text has at most {MAX_MOVE_CHARS} characters")
+    lang = data.get("lang", "en")
+    if lang not in lessons.LANGUAGES:
+        raise _bad(f"lang must be one of {', '.join(lessons.LANGUAGES)}")
+    return moves, attempt, lang
+
+
+def _step(lesson_id: str, moves: list[str], attempt: str | None, lang: str) -> dict[str, Any]:
+    try:
+        lesson = lessons.get(lesson_id)
+    except lessons.LessonNotFound:
+        raise LessonRequestError(LESSON_NOT_FOUND, f"no lesson {lesson_id!r}", 404) from None
+    try:
+        return lessons.respond(lesson, moves, attempt, lang)
+    except lessons.LessonMovesError as error:
+        raise _bad(str(error)) from None
+
+
+@router.get("/api/lessons")
+async def list_lessons() -> Response:
+    return _json({"lessons": await run_in_threadpool(lessons.catalogue)})
+
+
+@router.post("/api/lessons/{lesson_id}/step")
+async def step(lesson_id: str, request: Request) -> Response:
+    try:
+        moves, attempt, lang = _step_request(await _read_body(request))
+        return _json(await run_in_threadpool(_step, lesson_id, moves, attempt, lang))
+    except LessonRequestError as error:
+        return _refuse(error)
+
+
+def _index() -> Response:
+    """The app's page: the client routes /learn and /learn/{id} itself."""
+    return FileResponse(Path(web.__file__).parent / "index.html", media_type="text/html")
+
+
+@router.get("/learn", include_in_schema=False)
+async def learn() -> Response:
+    return _index()
+
+
+@router.get("/learn/{lesson_id}", include_in_schema=False)
+async def learn_lesson(lesson_id: str) -> Response:
+    return _index()
