@@ -159,7 +159,9 @@ def _hint_move(lesson: Lesson, position: Position) -> str | None:
     return _bot_move(lesson, position.round, HINT_BOT)
 
 
-def _say(lesson: Lesson, position: Position, view: dict[str, Any], lang: str) -> dict[str, Any]:
+def _say(
+    lesson: Lesson, position: Position, view: dict[str, Any], hint: str | None, lang: str
+) -> dict[str, Any]:
     done = is_done(lesson, position)
     say: dict[str, Any] = {"intro": lesson.intro[lang], "task": None, "hint": None, "done": None}
     if done:
@@ -173,6 +175,10 @@ def _say(lesson: Lesson, position: Position, view: dict[str, Any], lang: str) ->
         say["task"], say["hint"] = decision.task[lang], decision.hint[lang]
         return say
     say["task"] = _free_task(view, lang)
+    if hint == "pass":
+        say["hint"] = reasons.text("free_hint_pass", lang)
+    elif hint is not None:
+        say["hint"] = reasons.text("free_hint", lang, move=reasons.spoken(hint))
     return say
 
 
@@ -254,6 +260,7 @@ def respond(
     view = round_.view(lesson.seat)
     made = len(moves) + (1 if feedback is not None and feedback["accepted"] else 0)
     done = is_done(lesson, position)
+    hint = None if done else _hint_move(lesson, position)
     result = None
     if round_.is_over:
         result = {
@@ -276,8 +283,8 @@ def respond(
         "window": offer_window(view),
         "levels": levels_after(lesson, round_),
         "events": round_.log_since(position.mark),
-        "say": _say(lesson, position, view, lang),
-        "hint_move": None if done else _hint_move(lesson, position),
+        "say": _say(lesson, position, view, hint, lang),
+        "hint_move": hint,
         "feedback": feedback,
         "result": result,
     }

@@ -3,7 +3,7 @@
 Stateless: a step request carries the learner's moves so far, the lesson is replayed from
 its deal, and nothing is kept between requests, so no table, token or name is needed. The
 replay (engine and bots) runs in the thread pool, never on the event loop; its size is
-bounded by the body limit and the number of moves.
+bounded by the app's body limit (bodies.py) and the number of moves.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from starlette.concurrency import run_in_threadpool
 from .. import lessons, web
 from .errors import ErrorCode
 
-#: Request bodies are limited to this many bytes, as every other request (section 2).
-MAX_BODY_BYTES = 4096
 #: More decisions than any lesson asks of a learner (the longest, a whole round, needs ~30).
 MAX_MOVES = 100
 #: The longest move text accepted (a move has at most 27 cards at 4 players).
@@ -43,25 +41,6 @@ def _json(body: Any, status: int = 200) -> Response:
 
 def _refuse(error: LessonRequestError) -> Response:
     return _json({"error": {"code": str(error.code), "message": error.message}}, error.status)
-
-
-async def _read_body(request: Request) -> bytes:
-    """The body, refused once it passes the limit (never read whole into memory first)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise _too_large()
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise _too_large()
-    return bytes(body)
-
-
-def _too_large() -> LessonRequestError:
-    return LessonRequestError(
-        ErrorCode.TOO_LARGE, f"request bodies are limited to {MAX_BODY_BYTES} bytes"
-    )
 
 
 def _bad(message: str) -> LessonRequestError:
@@ -114,7 +93,8 @@ async def list_lessons() -> Response:
 @router.post("/api/lessons/{lesson_id}/step")
 async def step(lesson_id: str, request: Request) -> Response:
     try:
-        moves, attempt, lang = _step_request(await _read_body(request))
+        # The app's BodyLimit (bodies.py) has refused any body over 4096 bytes already.
+        moves, attempt, lang = _step_request(await request.body())
         return _json(await run_in_threadpool(_step, lesson_id, moves, attempt, lang))
     except LessonRequestError as error:
         return _refuse(error)
