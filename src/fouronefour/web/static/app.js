@@ -21,6 +21,9 @@ import { initRoundPanel } from "./roundpanel.js";
 import { announceChange } from "./announce.js";
 import { initResults, onResultsChange, resetResults, retranslateResults } from "./results.js";
 import { openReplays, rerenderReplay } from "./replay.js";
+import { initLearn, learnRoute, retranslateLearn, showLearn } from "./learn.js";
+import { initLesson, openLesson, retranslateLesson } from "./lesson.js";
+import { initPractice, retranslatePractice } from "./practice.js";
 
 function tableCodeFromPath() {
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
@@ -117,7 +120,10 @@ function route() {
     dispatch({ type: "enter", code: null });
     document.body.classList.remove("in-game");
     clearToast();
-    showHome();
+    const learn = learnRoute(location.pathname);
+    if (learn && learn.id) openLesson(learn.id);
+    else if (learn) showLearn();
+    else showHome();
   }
 }
 
@@ -159,6 +165,9 @@ async function main() {
     retranslateResults();
     retranslateHome();
     retranslateToast();
+    retranslateLearn();
+    retranslateLesson();
+    retranslatePractice();
   });
   initHome(enterTable);
   initLobby(render);
@@ -167,6 +176,12 @@ async function main() {
   initOffer();
   initRoundPanel();
   initResults(replays);
+  initLearn((path) => {
+    history.pushState(null, "", path);
+    route();
+  });
+  initLesson();
+  initPractice(enterTable);
   onChange((previous, next, message) => {
     if (message.type === "update" || message.type === "snapshot" || message.type === "welcome") {
       onResultsChange(previous, next, message);

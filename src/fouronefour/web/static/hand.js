@@ -64,13 +64,18 @@ export function renderHand() {
     note.textContent = t("hand_empty");
     handBox.replaceChildren(note);
   } else {
-    layoutHand(handBox, you.hand);
+    const level = state.state ? state.state.level : null;
+    layoutHand(handBox, you.hand, { level, selection: ui.selection, onToggle: toggleCard });
   }
   updateActionButtons();
 }
 
-/** Cards in rows that fit the width, overlapping just enough to keep a finger-wide strip. */
-function layoutHand(handBox, cards) {
+/**
+ * Cards in rows that fit the width, overlapping just enough to keep a finger-wide strip.
+ * `selection` holds the indexes shown raised; a tap calls `onToggle(index)`. (The lessons,
+ * lesson.js, lay out their hand with it too.)
+ */
+export function layoutHand(handBox, cards, { level = null, selection = new Set(), onToggle = () => {} } = {}) {
   const width = handBox.clientWidth || 320;
   const sample = cardElement("2", { size: "hand" });
   sample.style.visibility = "hidden";
@@ -81,7 +86,6 @@ function layoutHand(handBox, cards) {
   const perRow = Math.max(1, Math.floor((width - cardWidth) / minStrip) + 1);
   const rows = Math.ceil(cards.length / perRow);
   const inRow = Math.ceil(cards.length / rows);
-  const level = session.state.state ? session.state.state.level : null;
   const rowsOut = [];
   for (let start = 0; start < cards.length; start += inRow) {
     const row = document.createElement("div");
@@ -93,9 +97,9 @@ function layoutHand(handBox, cards) {
       card.dataset.index = String(index);
       card.dataset.testid = "hand-card";
       if (index > start) card.style.marginLeft = `${strip - cardWidth}px`;
-      if (ui.selection.has(index)) card.classList.add("selected");
-      card.setAttribute("aria-pressed", ui.selection.has(index) ? "true" : "false");
-      card.addEventListener("click", () => toggleCard(index));
+      if (selection.has(index)) card.classList.add("selected");
+      card.setAttribute("aria-pressed", selection.has(index) ? "true" : "false");
+      card.addEventListener("click", () => onToggle(index));
       row.append(card);
     }
     rowsOut.push(row);
