@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -44,6 +45,9 @@ def test_every_option_has_help_that_shows_its_default() -> None:
             if action.default is None or isinstance(action.default, bool):
                 continue  # nothing to show (a flag, or an option the help explains)
             assert "%(default)" in text, f"{name} {action.option_strings[0]} hides its default"
+            shown = formatter._expand_help(action)
+            said = re.findall(r"(?:\(|; )default\b", shown)
+            assert len(said) == 1, f"{name} {action.option_strings[0]}: {shown}"
         assert "(default " in parser.format_help()
 
 

@@ -31,7 +31,7 @@ INTERRUPTED = 130
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """Adds ``(default: ...)`` to an option's help unless it says its default itself, or the
+    """Adds ``(default ...)`` to an option's help unless it says its default itself, or the
     default says nothing (None, or a flag's True/False)."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
@@ -39,7 +39,7 @@ class HelpFormatter(argparse.HelpFormatter):
         default: Any = action.default
         if (
             text is None
-            or "%(default)" in text
+            or "(default" in text
             or not action.option_strings
             or default is None
             or default is argparse.SUPPRESS

@@ -16,9 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         type=_bot_spec,
-        default=BotSpec("greedy"),
+        default="greedy",
         help="the bot at every other seat: greedy, random, search, or one with parameters "
-        "such as search:budget_ms=500 (default greedy)",
+        "such as search:budget_ms=500 (default %(default)s)",
     )
     parser.add_argument(
         "--seed", type=int, default=None, help="seed of the deals (default: a random one)"
