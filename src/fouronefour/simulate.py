@@ -76,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
         MofNCompleteColumn(),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with Progress(
+        *columns, console=console, transient=True, disable=not console.is_terminal
+    ) as progress:
         result = simulate(rules, args.rounds, args.seed, progress)
     console.print(
         f"{result.rounds} rounds ({result.matches_finished} matches finished), "
