@@ -110,7 +110,10 @@ function take(answer) {
     // the hand and its buttons fit on one screen; beside the table (wide) it stays open.
     if (!wide()) $("lesson-intro-box").open = false;
   }
-  if (answer.done) markDone(local.id);
+  if (answer.done) {
+    markDone(local.id);
+    $("lesson-intro-box").open = false; // room for the summary and Next lesson
+  }
   render();
 }
 
