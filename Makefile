@@ -14,8 +14,9 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 
+# the train extra too: CI runs the training smoke test (torch's CPU wheel, ray)
 install-test: $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,train]'
 
 serve: install
 	$(BIN)/fouronefour serve

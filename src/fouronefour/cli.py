@@ -23,6 +23,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("fouronefour.server.command", "host tables for friends in the browser"),
     "play": ("fouronefour.play.command", "play a match in the terminal against bots"),
     "arena": ("fouronefour.arena.command", "measure bots against each other"),
+    "train": ("fouronefour.train.command", "train the learned bot (needs the train extra)"),
     "simulate": ("fouronefour.simulate", "play random legal moves and report the speed"),
 }
 

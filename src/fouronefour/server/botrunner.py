@@ -68,7 +68,7 @@ class BotRunner(Protocol):
 
 
 #: Bots cheap enough to run in a thread: they never hold the GIL for long.
-CHEAP_BOTS = frozenset({"random", "greedy"})
+CHEAP_BOTS = frozenset({"random", "greedy", "learned"})
 
 
 class ExecutorBotRunner:

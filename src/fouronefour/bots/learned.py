@@ -1,0 +1,160 @@
+"""``learned``: a network trained by ``fouronefour train`` scores every legal move and the
+bot plays the best one.
+
+The network estimates, for the seat's state and one move (:mod:`fouronefour.bots.features`),
+the value of the round for the seat's team if it plays that move (Deep Monte-Carlo, as
+DouZero). Its first layer is split into a state part, computed once per decision, and an
+action part per move (a shared trunk); the rest runs on all moves at once. Inference is
+numpy only: the weights ship in the package as ``learned.npz`` (a few hundred KB) and
+load on first use. The choice is a pure function of the view: ``rng`` is not used.
+
+Weights say which player counts they were trained for; at another count the bot plays
+the greedy rules and says so in :attr:`LearnedBot.fallback`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import register
+from .features import ACTION_SIZE, FEATURE_VERSION, STATE_SIZE, Features, Vector
+from .greedy import GreedyBot
+
+#: The weights that ship with the package.
+WEIGHTS = Path(__file__).with_name("learned.npz")
+
+Array = npt.NDArray[np.float32]
+
+
+class WeightsError(ValueError):
+    """Weights that this version of the bot cannot use."""
+
+
+@dataclass(frozen=True, slots=True)
+class QNetwork:
+    """An MLP over (state, action) features, its first layer split in two."""
+
+    state_weights: Array  # (STATE_SIZE, hidden)
+    action_weights: Array  # (ACTION_SIZE, hidden)
+    first_bias: Array
+    layers: tuple[tuple[Array, Array], ...]  # the rest, (weights, bias); the last gives 1 value
+    meta: dict[str, Any]
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> QNetwork:
+        meta = json.loads(str(arrays["meta"]))
+        if meta.get("feature_version") != FEATURE_VERSION:
+            raise WeightsError(
+                f"weights for feature version {meta.get('feature_version')}, "
+                f"this bot computes version {FEATURE_VERSION}"
+            )
+        first = np.asarray(arrays["layer0_weight"], dtype=np.float32)
+        if first.shape[0] != STATE_SIZE + ACTION_SIZE:
+            raise WeightsError(
+                f"weights take {first.shape[0]} inputs, the features are "
+                f"{STATE_SIZE} + {ACTION_SIZE}"
+            )
+        layers = []
+        index = 1
+        while f"layer{index}_weight" in arrays:
+            layers.append(
+                (
+                    np.asarray(arrays[f"layer{index}_weight"], dtype=np.float32),
+                    np.asarray(arrays[f"layer{index}_bias"], dtype=np.float32),
+                )
+            )
+            index += 1
+        return cls(
+            state_weights=np.ascontiguousarray(first[:STATE_SIZE]),
+            action_weights=np.ascontiguousarray(first[STATE_SIZE:]),
+            first_bias=np.asarray(arrays["layer0_bias"], dtype=np.float32),
+            layers=tuple(layers),
+            meta=meta,
+        )
+
+    @classmethod
+    def load(cls, path: str | Path) -> QNetwork:
+        with np.load(path, allow_pickle=False) as arrays:
+            return cls.from_arrays(dict(arrays))
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """The player counts the weights were trained for."""
+        return tuple(int(p) for p in self.meta.get("players", (4,)))
+
+    def scores(self, state: Vector, actions: Vector) -> Array:
+        """The estimated value of each row of ``actions`` in ``state``."""
+        hidden = np.maximum(
+            actions @ self.action_weights + (state @ self.state_weights + self.first_bias), 0.0
+        )
+        last = len(self.layers) - 1
+        for index, (weights, bias) in enumerate(self.layers):
+            hidden = hidden @ weights + bias
+            if index < last:
+                np.maximum(hidden, 0.0, out=hidden)
+        result: Array = hidden[:, 0]
+        return result
+
+
+def save_weights(
+    path: str | Path, arrays: Mapping[str, npt.NDArray[Any]], meta: dict[str, Any]
+) -> None:
+    """Write weights in the bot's format: ``layer{i}_weight`` (inputs x outputs) and
+    ``layer{i}_bias`` as float32, and ``meta`` as JSON (``feature_version``, ``players``)."""
+    meta = {"feature_version": FEATURE_VERSION, **meta}
+    data = {name: np.asarray(value, dtype=np.float32) for name, value in arrays.items()}
+    np.savez_compressed(Path(path), meta=np.array(json.dumps(meta)), **data)  # type: ignore[arg-type]
+
+
+@cache
+def shipped_network() -> QNetwork:
+    """The network in the package, loaded once."""
+    return QNetwork.load(WEIGHTS)
+
+
+class LearnedBot:
+    """Plays the legal move the network values most. ``weights``: a ``.npz`` written by
+    ``fouronefour train`` instead of the shipped one; ``network``: one already loaded."""
+
+    name = "learned"
+
+    def __init__(self, weights: str | None = None, network: QNetwork | None = None) -> None:
+        self._weights = weights
+        self._network = network
+        self._greedy = GreedyBot()
+        #: whether the last decision was left to the greedy rules (an unsupported count)
+        self.fallback = False
+
+    @property
+    def network(self) -> QNetwork:
+        if self._network is None:
+            self._network = QNetwork.load(self._weights) if self._weights else shipped_network()
+        return self._network
+
+    def scores(self, view: dict[str, Any], legal_moves: Sequence[str]) -> Array:
+        """The network's value of each legal move (for hints and analysis)."""
+        features = Features(view, legal_moves)
+        return self.network.scores(features.state, features.actions(legal_moves))
+
+    def choose(self, view: dict[str, Any], legal_moves: Sequence[str], rng: random.Random) -> str:
+        network = self.network
+        self.fallback = int(view["players"]) not in network.players
+        if self.fallback:
+            return self._greedy.choose(view, legal_moves, rng)
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        return legal_moves[int(np.argmax(self.scores(view, legal_moves)))]
+
+
+register("learned", LearnedBot)
+
+__all__ = ["WEIGHTS", "LearnedBot", "QNetwork", "WeightsError", "save_weights", "shipped_network"]
