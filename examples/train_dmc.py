@@ -1,6 +1,6 @@
 """Train a small Deep Monte-Carlo (DMC) agent on ``fouronefour_v0`` and show it beats random.
 
-    pip install -e '.[train]'       # PyTorch (CPU), numpy, pettingzoo, gymnasium
+    pip install -e '.[train]'       # PyTorch (CPU), numpy, pettingzoo, gymnasium, ray
     python examples/train_dmc.py [--minutes 3] [--pairs 200] [--seed 0] [--save dmc.pt]
 
 Deep Monte-Carlo, as DouZero trains its Dou Dizhu agents: a network estimates ``Q(s, a)``,
@@ -15,6 +15,11 @@ The result is then measured as ``fouronefour arena`` does: the trained agent, wr
 :mod:`fouronefour.bots` bot that sees only its seat's view (``encode_view``), against the
 ``random`` bot on paired deals (every deal played twice, teams swapped), with a 95% Wilson
 interval on its round win rate.
+
+This example shows the environment's fixed action space in use, in one process. The
+``learned`` bot that ships with the package is trained differently, by ``fouronefour
+train``: Ray actors, a network that scores each legal move from its own features (so it
+plays at any table size), search distillation; see docs/bots.md.
 """
 
 from __future__ import annotations

@@ -5,13 +5,13 @@ another bot on paired deals (each deal played twice with the teams swapped, as
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from fouronefour import bots
+from fouronefour.arena.stats import wilson
 from fouronefour.bots.learned import LearnedBot, QNetwork
 from fouronefour.engine import Round, Rules, deal
 
@@ -32,17 +32,6 @@ class Score:
     @property
     def interval(self) -> tuple[float, float]:
         return wilson(self.wins, self.rounds)
-
-
-def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a proportion (95% by default)."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def evaluate(
@@ -69,4 +58,4 @@ def evaluate(
     return Score(opponent, wins, 2 * deals, time.process_time() - start)
 
 
-__all__ = ["Score", "evaluate", "wilson"]
+__all__ = ["Score", "evaluate"]

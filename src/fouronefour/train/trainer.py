@@ -333,10 +333,13 @@ class _Run:
         except KeyboardInterrupt:
             interrupted = True  # stopped by hand: keep what was learned
         finally:
-            for actor in [*self.actors, self.evaluator]:
+            for actor in self.actors:
                 ray.kill(actor)
-        if not interrupted:
-            self.finish_evaluation(wait=True)  # the last point: wait for it
+        try:
+            if not interrupted:
+                self.finish_evaluation(wait=True)  # the last point: wait for it
+        finally:
+            ray.kill(self.evaluator)
         self.counters.seconds = self.base.seconds + self.elapsed()
         self.checkpoint()
         seconds = max(self.elapsed(), 1e-9)
