@@ -18,13 +18,13 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy loads: one core, as measured
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import random  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
+import random
+import statistics
+import time
 
-from fouronefour import bots  # noqa: E402
-from fouronefour.bots.features import Features  # noqa: E402
-from fouronefour.engine import Round, Rules, deal  # noqa: E402
+from fouronefour import bots
+from fouronefour.bots.features import Features
+from fouronefour.engine import Round, Rules, deal
 
 
 def measure(rounds: int, players: int, seed: int) -> dict[str, list[float]]:
