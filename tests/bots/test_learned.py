@@ -235,3 +235,14 @@ def test_the_shipped_bot_plays_without_torch_or_ray() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("ok")
+
+
+def test_a_margin_keeps_the_greedy_choice_unless_another_move_is_worth_more() -> None:
+    hoarder = _one_feature_network(GREEDY_COLUMN + 4)  # values the cards a move leaves
+    r = ff.Round.from_hands(["33456", "789TJ", "3QKA", "3BR"], leader=0, level="2")
+    view, legal = r.view(0), r.legal_moves()
+    greedy = GreedyBot().choose(view, legal, random.Random(0))
+    assert greedy != "3"
+    assert LearnedBot(network=hoarder, margin=0.0).choose(view, legal, random.Random(0)) == "3"
+    strict = LearnedBot(network=hoarder, margin=1.0)  # a single leaves at most 4/27 more
+    assert strict.choose(view, legal, random.Random(0)) == greedy

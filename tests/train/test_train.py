@@ -69,8 +69,11 @@ def test_rollout_labels_play_every_move_in_one_world() -> None:
     legal = r.legal_moves()
     values = rollout_values(r.view(0), legal, limit=20, rng=random.Random(2))
     assert [i for i, _ in values] == list(range(len(legal)))
-    # Seat 0 can go out with its straight: in every world that wins for its team.
-    assert dict(values)[legal.index("3456")] > 0
+    # Seat 0 can go out with its straight: in every world that wins for its team, and no
+    # move does better; the values are centred on their mean.
+    by_move = dict(values)
+    assert by_move[legal.index("3456")] == max(by_move.values()) > 0
+    assert abs(sum(by_move.values())) < 1e-9
     few = rollout_values(r.view(0), legal, limit=3, rng=random.Random(2))
     assert len(few) == 3
 
@@ -78,7 +81,8 @@ def test_rollout_labels_play_every_move_in_one_world() -> None:
 def test_train_resume_and_play(tmp_path: Path, local_ray: None) -> None:
     config = TrainConfig(
         out=tmp_path,
-        minutes=0.12,
+        minutes=3.0,  # a cap: the run stops at its samples
+        samples=100,
         actors=1,
         hidden=(16,),
         batch=32,
@@ -95,9 +99,12 @@ def test_train_resume_and_play(tmp_path: Path, local_ray: None) -> None:
     for name in ("checkpoint.pt", "learned.npz", "curve.csv", "curve.png"):
         assert (tmp_path / name).stat().st_size > 0, name
     rows = list(csv.DictReader((tmp_path / "curve.csv").open()))
+    # A point at the start and one at the end, at least.
     assert len(rows) >= 2 and float(rows[0]["samples"]) == 0
+    assert float(rows[-1]["samples"]) == first.counters.samples
 
     config.resume = True
+    config.samples = first.counters.samples + 100
     second = train(config)
     assert second.counters.samples > first.counters.samples
     assert second.counters.updates > first.counters.updates
@@ -119,3 +126,13 @@ def test_without_the_train_extra_the_command_says_how_to_install_it() -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 2
     assert "pip install 'fouronefour[train]'" in result.stderr
+
+
+def test_export_sets_the_margin_the_bot_plays_with(tmp_path: Path) -> None:
+    from fouronefour.bots.learned import save_weights
+    from fouronefour.train.export import export
+
+    save_weights(tmp_path / "run.npz", QModel((8,)).to_arrays(), {"players": [4], "samples": 7})
+    export(tmp_path / "run.npz", 0.25, tmp_path / "shipped.npz")
+    bot = LearnedBot(weights=str(tmp_path / "shipped.npz"))
+    assert bot.margin == 0.25 and bot.network.meta["samples"] == 7

@@ -127,9 +127,15 @@ class LearnedBot:
 
     name = "learned"
 
-    def __init__(self, weights: str | None = None, network: QNetwork | None = None) -> None:
+    def __init__(
+        self,
+        weights: str | None = None,
+        network: QNetwork | None = None,
+        margin: float | None = None,
+    ) -> None:
         self._weights = weights
         self._network = network
+        self._margin = margin
         self._greedy = GreedyBot()
         #: whether the last decision was left to the greedy rules (an unsupported count)
         self.fallback = False
@@ -139,6 +145,15 @@ class LearnedBot:
         if self._network is None:
             self._network = QNetwork.load(self._weights) if self._weights else shipped_network()
         return self._network
+
+    @property
+    def margin(self) -> float:
+        """How much more than the greedy choice another move must be worth to be played
+        (the weights' own setting unless given): an estimate's error should not replace a
+        sound rule, as the search bot's ``confidence``."""
+        if self._margin is None:
+            return float(self.network.meta.get("margin", 0.0))
+        return self._margin
 
     def scores(self, view: dict[str, Any], legal_moves: Sequence[str]) -> Array:
         """The network's value of each legal move (for hints and analysis)."""
@@ -152,7 +167,11 @@ class LearnedBot:
             return self._greedy.choose(view, legal_moves, rng)
         if len(legal_moves) == 1:
             return legal_moves[0]
-        return legal_moves[int(np.argmax(self.scores(view, legal_moves)))]
+        features = Features(view, legal_moves)
+        scores = network.scores(features.state, features.actions(legal_moves))
+        best = int(np.argmax(scores))
+        greedy = legal_moves.index(features.greedy)
+        return legal_moves[best if scores[best] > scores[greedy] + self.margin else greedy]
 
 
 register("learned", LearnedBot)

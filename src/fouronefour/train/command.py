@@ -66,6 +66,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="wall time to train in this run (default: %(default)s)",
     )
     parser.add_argument(
+        "--samples",
+        type=_positive(int),
+        help="stop once this many samples are done (resumed runs included), if sooner",
+    )
+    parser.add_argument(
         "--actors", type=_positive(int), default=2, help="rollout actors (default: %(default)s)"
     )
     parser.add_argument(
@@ -176,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
     config = TrainConfig(
         out=args.out,
         minutes=args.minutes,
+        samples=args.samples,
         actors=args.actors,
         address=args.address,
         resume=args.resume,

@@ -133,11 +133,11 @@ def play_round(
 def rollout_values(
     view: dict[str, Any], legal: list[str], limit: int, rng: random.Random
 ) -> list[tuple[int, float]]:
-    """Values of some legal moves in one world consistent with ``view``: each move played,
-    then the rest of the round by the greedy rules at every seat, as the search bot's
-    rollouts (all moves when there are at most ``limit``, else the search's candidates
-    and two more at random). All are played in the same world, so their differences are
-    less noisy than their values."""
+    """Values of some legal moves in one world consistent with ``view``, less their mean:
+    each move played, then the rest of the round by the greedy rules at every seat, as the
+    search bot's rollouts (all moves when there are at most ``limit``, else the search's
+    candidates and two more at random). All are played in the same world, so their
+    differences are far less noisy than their values."""
     if len(legal) <= limit:
         chosen = list(range(len(legal)))
     else:
@@ -147,7 +147,11 @@ def rollout_values(
         chosen.extend(rng.sample(others, min(2, len(others))))
     root = situation(view, sample_hands(read_view(view), rng))
     team = int(view["seat"]) % 2
-    return [(i, rollout(root.apply(legal[i]), team)) for i in chosen]
+    values = [rollout(root.apply(legal[i]), team) for i in chosen]
+    # Centred on the decision's mean: how lucky the world is does not depend on the move,
+    # and only the differences between moves decide which one is played.
+    mean = sum(values) / len(values)
+    return [(i, value - mean) for i, value in zip(chosen, values, strict=True)]
 
 
 def play_rounds(

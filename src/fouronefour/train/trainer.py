@@ -54,6 +54,7 @@ CURVE_PNG = "curve.png"
 class TrainConfig:
     out: Path = Path("train-runs/learned")
     minutes: float = 60.0
+    samples: int | None = None  # stop once the run (resumes included) has this many
     actors: int = 2
     address: str | None = None
     resume: bool = False
@@ -213,7 +214,8 @@ def _append_row(out: Path, row: dict[str, Any]) -> None:
 
 
 def train(config: TrainConfig, report: Callable[[float, str], None] | None = None) -> Result:
-    """Train for ``config.minutes`` of wall time (more with ``resume``: the minutes are
+    """Train for ``config.minutes`` of wall time, or until ``config.samples`` samples
+    (counted over resumes), whichever comes first (with ``resume`` the minutes are
     added to what the checkpoint has done)."""
     out = config.out
     out.mkdir(parents=True, exist_ok=True)
@@ -310,7 +312,9 @@ class _Run:
             last_eval -= config.eval_every  # a first point at the start
         interrupted = False
         try:
-            while self.elapsed() < config.minutes * 60.0:
+            while self.elapsed() < config.minutes * 60.0 and (
+                config.samples is None or self.counters.samples < config.samples
+            ):
                 done, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
                 for ref in done:
                     actor = pending.pop(ref)
@@ -337,7 +341,9 @@ class _Run:
                 ray.kill(actor)
         try:
             if not interrupted:
-                self.finish_evaluation(wait=True)  # the last point: wait for it
+                if self.evaluation is None:
+                    self.start_evaluation()  # every run ends with a point on the curve
+                self.finish_evaluation(wait=True)
         finally:
             ray.kill(self.evaluator)
         self.counters.seconds = self.base.seconds + self.elapsed()
