@@ -179,6 +179,17 @@ def create_app(
     async def invite(code: str) -> Response:
         return index()
 
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        # Served from the root so that it may look after "/" and "/t/{code}" (a worker's
+        # scope is the folder it is served from); no-cache so an update is seen at once.
+        worker = WEB_DIR / "static" / "sw.js"
+        if not worker.is_file():
+            return Response(status_code=404)
+        return FileResponse(
+            worker, media_type="text/javascript", headers={"Cache-Control": "no-cache"}
+        )
+
     app.mount("/static", StaticFiles(directory=WEB_DIR / "static", check_dir=False), name="static")
 
     # ------------------------------------------------------------ HTTP API
