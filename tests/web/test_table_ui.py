@@ -90,6 +90,17 @@ def test_a_trick_played_from_the_keyboard_with_screen_reader_names(
     server_url: str, new_page: Any, axe_problems: Any
 ) -> None:
     page = new_page("keys", 1280, 800)
+    # Counts the animations the page starts (a played move glides from its seat).
+    page.add_init_script(
+        """(() => {
+            const animate = Element.prototype.animate;
+            window.__glides = 0;
+            Element.prototype.animate = function (...args) {
+                if (this.dataset.testid === 'top-move') window.__glides += 1;
+                return animate.apply(this, args);
+            };
+        })()"""
+    )
     table = create_table(page, server_url, {"name": "Ann", "players": 2, "hook_mode": "fast"})
     page.goto(f"{server_url}{table['link']}")
     page.click("[data-testid=fill-bots]")
@@ -139,3 +150,121 @@ def test_a_trick_played_from_the_keyboard_with_screen_reader_names(
     assert any(line.startswith("Ann plays") for line in lines), lines
     assert page.locator("[data-testid=log] li[data-seat='0'][data-type=play]").count() >= 1
     assert re.search(r"\w", page.locator("[data-testid=announce]").text_content() or "")
+    assert page.evaluate("window.__glides") > 0, "no move glided in"
+    # With reduced motion asked for, moves land without gliding.
+    page.emulate_media(reduced_motion="reduce")
+    glides = page.evaluate("window.__glides")
+    moves = page.locator("[data-testid=log] li[data-type=play]").count()
+    for _ in range(3):
+        _wait_my_turn(page)
+        prompt = page.locator("#game").get_attribute("data-prompt")
+        page.keyboard.press("h")
+        page.wait_for_function(
+            "p => document.getElementById('game').dataset.hinted === p", arg=prompt
+        )
+        page.keyboard.press("Enter" if page.locator("[data-testid=play]").is_enabled() else "p")
+        page.wait_for_function(
+            "p => document.getElementById('game').dataset.prompt !== p", arg=prompt
+        )
+    assert page.locator("[data-testid=log] li[data-type=play]").count() > moves
+    assert page.evaluate("window.__glides") == glides
+
+
+def test_the_app_installs_with_a_manifest_icons_and_a_service_worker(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("install", 390, 844)
+    page.goto(server_url)
+    out = page.evaluate(
+        """async () => {
+            const registration = await navigator.serviceWorker.ready;
+            const link = document.querySelector('link[rel=manifest]').href;
+            const manifest = await (await fetch(link)).json();
+            const icons = [];
+            for (const icon of manifest.icons) {
+                const response = await fetch(icon.src);
+                icons.push([icon.sizes, response.status, response.headers.get('content-type')]);
+            }
+            return {scope: registration.scope, start: manifest.start_url,
+                    display: manifest.display, icons};
+        }"""
+    )
+    assert out["scope"] == f"{server_url}/"
+    assert (out["start"], out["display"]) == ("/", "standalone")
+    assert ["192x192", 200, "image/png"] in out["icons"]
+    assert ["512x512", 200, "image/png"] in out["icons"]
+
+
+#: Stand-ins for the browser's sound, vibration and notification APIs that record calls.
+ALERT_STUBS = """
+(() => {
+  window.__calls = {tones: [], vibrate: [], notes: []};
+  class Param { setValueAtTime() {} exponentialRampToValueAtTime() {} }
+  class Node { connect(next) { return next || this; } }
+  class Oscillator extends Node {
+    constructor() { super(); this.frequency = {value: 0}; }
+    start() { window.__calls.tones.push(this.frequency.value); }
+    stop() {}
+  }
+  class Gain extends Node { constructor() { super(); this.gain = new Param(); } }
+  window.AudioContext = class {
+    constructor() { this.state = 'running'; this.currentTime = 0; this.destination = new Node(); }
+    createOscillator() { return new Oscillator(); }
+    createGain() { return new Gain(); }
+    resume() { return Promise.resolve(); }
+  };
+  navigator.vibrate = (pattern) => { window.__calls.vibrate.push(pattern); return true; };
+  window.Notification = class {
+    constructor(title, options) { window.__calls.notes.push([title, options.body]); }
+    static requestPermission() {
+      window.Notification.permission = 'granted';
+      return Promise.resolve('granted');
+    }
+  };
+  window.Notification.permission = 'default';
+  window.__hidden = false;
+  Object.defineProperty(document, 'hidden', {get: () => window.__hidden});
+})()
+"""
+
+
+def test_your_turn_sounds_vibrates_notifies_and_shows_in_the_title(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("alerts", 1280, 800)
+    page.add_init_script(ALERT_STUBS)
+    table = create_table(page, server_url, {"name": "Ann", "players": 2, "hook_mode": "fast"})
+    page.goto(f"{server_url}{table['link']}")
+    # One settings control, remembered: notifications on (the stub grants them).
+    page.click("[data-testid=settings-toggle]")
+    page.check("[data-testid=set-notify]")
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('414.settings')).notify")
+    page.click("#settings-close")
+    page.evaluate("window.__hidden = true")  # the player looks at another tab
+    page.click("[data-testid=fill-bots]")
+    page.locator("[data-testid=start]:enabled").click()
+    page.locator("#game[data-decision=play]").wait_for(timeout=20_000)
+    page.wait_for_function("() => document.title.startsWith('● Your turn')")
+    calls = page.evaluate("window.__calls")
+    assert calls["tones"][:2] == [660, 880], calls
+    assert calls["vibrate"] == [120], calls
+    assert calls["notes"] == [["414", "Your turn"]], calls
+    assert "alert" in (page.get_attribute("link[rel=icon]", "href") or "")
+    # A hook offer has a sound of its own.
+    offer = page.evaluate(
+        """async () => {
+            const { alertChange } = await import('/static/alerts.js');
+            const before = window.__calls.tones.length;
+            const state = (decision, prompt) => ({role: 'player',
+                you: {decision, prompt_v: prompt, hand: '77', legal_moves: ['77', 'pass']}});
+            alertChange(state(null, 1), state('hook', 2));
+            return window.__calls.tones.slice(before);
+        }"""
+    )
+    assert offer == [988, 988, 1319]
+    # Muted: no sound on the next turn; the choice survives a reload.
+    page.click("[data-testid=settings-toggle]")
+    page.uncheck("[data-testid=set-sound]")
+    page.reload()
+    page.locator("#game").wait_for()
+    assert page.locator("[data-testid=settings-toggle]").get_attribute("aria-pressed") == "true"

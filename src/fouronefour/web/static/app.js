@@ -19,6 +19,9 @@ import { initHand, resetHand } from "./hand.js";
 import { initOffer, resetOffer } from "./offer.js";
 import { initRoundPanel } from "./roundpanel.js";
 import { announceChange } from "./announce.js";
+import { alertChange, initAlerts, setBaseTitle } from "./alerts.js";
+import { animateChange } from "./motion.js";
+import { initSettings } from "./settings.js";
 import { initResults, onResultsChange, resetResults, retranslateResults } from "./results.js";
 import { openReplays, rerenderReplay } from "./replay.js";
 import { initLearn, learnRoute, retranslateLearn, showLearn } from "./learn.js";
@@ -40,7 +43,7 @@ function render() {
   if (options.hooking) bits.push(i18n.t("rule_hooking"));
   if (options.tribute) bits.push(i18n.t("rule_tribute"));
   $("topbar-info").textContent = bits.join(" · ");
-  document.title = `414 · ${table.code}`;
+  setBaseTitle(`414 · ${table.code}`);
   const inLobby = table.status === "lobby" || !state.state;
   $("invite").hidden = !inLobby && state.role === "player" && table.status === "playing";
   $("lobby").hidden = !inLobby;
@@ -175,6 +178,8 @@ async function main() {
   initHand();
   initOffer();
   initRoundPanel();
+  initSettings();
+  initAlerts();
   initResults(replays);
   initLearn((path) => {
     history.pushState(null, "", path);
@@ -188,6 +193,8 @@ async function main() {
       if (eventTypes(message).has("round_start")) clearToast(); // last round's news is old
       render();
       announceChange(previous, next, message);
+      alertChange(previous, next);
+      animateChange(message);
     }
   });
   $("copy-link").addEventListener("click", copyLink);
@@ -195,6 +202,8 @@ async function main() {
   setInterval(tickGame, 250);
   route();
   document.body.dataset.ready = "true";
+  // Installable: the service worker keeps the app shell (served from the root: its scope).
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 }
 
 main();

@@ -5,6 +5,7 @@ import { api } from "./net.js";
 import { $, showScreen } from "./dom.js";
 import { storage } from "./storage.js";
 import { showError } from "./toast.js";
+import { setBaseTitle } from "./alerts.js";
 
 let enterTable = null; // (code) => void, from app.js
 let config = null;
@@ -89,7 +90,7 @@ function applyConfig(loaded) {
 }
 
 export function showHome() {
-  document.title = "414";
+  setBaseTitle("414");
   showScreen("screen-home");
   $("topbar-info").textContent = "";
   $("name-input").value = storage.name();
