@@ -10,10 +10,14 @@ from __future__ import annotations
 import json
 import re
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+#: Talks to the local server directly, whatever proxy the environment names.
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 ROUND_BUDGET_SECONDS = 110
 CLICK_TIMEOUT_MS = 5_000
@@ -349,14 +353,14 @@ def test_a_finished_match_shows_the_winner_replays_and_plays_again(
     page.locator("#screen-table").wait_for()
     page.click("[data-testid=status-play-again]")
     # The next match starts (and, with the host away, may even be over again quickly).
-    page.wait_for_function(
-        """async (code) => {
-            const response = await fetch(`/api/tables/${code}`);
-            return (await response.json()).match_number === 2;
-        }""",
-        arg=code,
-        polling=200,
-    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with _DIRECT.open(f"{server_url}/api/tables/{code}", timeout=5) as answer:
+            if json.loads(answer.read())["match_number"] == 2:
+                break
+        time.sleep(0.2)
+    else:
+        raise AssertionError("match 2 did not start")
 
 
 def test_a_lost_update_makes_the_page_reconnect_from_the_last_version_it_saw(

@@ -85,7 +85,7 @@ def _round_two_frozen(page: Any, server_url: str, players: int, lang: str) -> No
     page.goto(f"{server_url}{created['link']}")
     page.click("[data-testid=fill-bots]")
     page.locator("[data-testid=start]:enabled").click()
-    page.locator("[data-testid=tribute-row]").first.wait_for(timeout=60_000)
+    page.locator("[data-testid=tribute-row]").first.wait_for(timeout=150_000)
     assert page.evaluate("window.__held")
     if page.locator("[data-testid=results]").is_visible():
         page.click("[data-testid=results-close]")

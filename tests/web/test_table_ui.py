@@ -76,7 +76,7 @@ def test_bots_are_named_in_the_players_language_and_offline_players_are_marked(
     page.goto(f"{server_url}{table['link']}")
     page.click("[data-testid=fill-bots]")
     page.locator("[data-testid=start]:enabled").click()
-    page.locator("[data-testid=seat-2]").wait_for()
+    page.locator("[data-testid=seat-2]").wait_for(timeout=60_000)
     assert "机器人 3" in page.locator("[data-testid=seat-2] .seat-name").inner_text()
     assert page.locator("[data-testid=offline-1]").inner_text() == "离线"
     assert page.locator("[data-testid=offline-0]").count() == 0
