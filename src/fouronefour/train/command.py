@@ -57,21 +57,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out",
         type=Path,
         default=Path("train-runs/learned"),
-        help="directory for checkpoint, weights and curve (default: %(default)s)",
+        help="directory for checkpoint, weights and curve (default %(default)s)",
     )
     parser.add_argument(
         "--minutes",
         type=_positive(float),
         default=60.0,
-        help="wall time to train in this run (default: %(default)s)",
+        help="wall time to train in this run (default %(default)s)",
     )
     parser.add_argument(
         "--samples",
         type=_positive(int),
-        help="stop once this many samples are done (resumed runs included), if sooner",
+        help="stop once this many samples are done (resumed runs included), if sooner "
+        "than --minutes",
     )
     parser.add_argument(
-        "--actors", type=_positive(int), default=2, help="rollout actors (default: %(default)s)"
+        "--actors", type=_positive(int), default=2, help="rollout actors (default %(default)s)"
     )
     parser.add_argument(
         "--address",
@@ -86,78 +87,101 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--init", type=Path, help="start from these weights (.npz) instead of random ones"
     )
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seeds the network and the actors (default %(default)s)",
+    )
     parser.add_argument(
         "--hidden",
         type=_sizes,
-        default=(256, 256, 128),
-        help="hidden layer sizes (default: 256,256,128)",
+        default="256,256,128",
+        help="hidden layer sizes (default %(default)s)",
     )
-    parser.add_argument("--batch", type=_positive(int), default=512)
-    parser.add_argument("--lr", type=_positive(float), default=3e-4, help="Adam step size")
+    parser.add_argument(
+        "--batch",
+        type=_positive(int),
+        default=512,
+        help="samples per update (default %(default)s)",
+    )
+    parser.add_argument(
+        "--lr", type=_positive(float), default=3e-4, help="Adam step size (default %(default)s)"
+    )
     parser.add_argument(
         "--reuse",
         type=_positive(float),
         default=2.0,
-        help="updates per sample x batch: how often a sample is used",
+        help="updates per sample x batch: how often a sample is used (default %(default)s)",
     )
     parser.add_argument(
-        "--replay", type=_positive(int), default=100_000, help="samples kept for the learner"
+        "--replay",
+        type=_positive(int),
+        default=100_000,
+        help="samples kept for the learner (default %(default)s)",
     )
     parser.add_argument(
         "--rounds-per-task",
         type=_positive(int),
         default=8,
-        help="rounds an actor plays before it hands in its samples",
+        help="rounds an actor plays before it hands in its samples (default %(default)s)",
     )
     parser.add_argument(
         "--players",
         type=_sizes,
-        default=(4,),
-        help="player counts to train at, e.g. 4 or 4,6 (default: 4)",
+        default="4",
+        help="player counts to train at, e.g. 4 or 4,6 (default %(default)s)",
     )
     parser.add_argument(
-        "--epsilon", type=float, default=0.05, help="share of random moves (exploration)"
+        "--epsilon",
+        type=float,
+        default=0.05,
+        help="share of random moves, to explore (default %(default)s)",
     )
     parser.add_argument(
         "--greedy-share",
         type=float,
         default=0.5,
-        help="share of rounds against the greedy bot (the rest: self-play)",
+        help="share of rounds against the greedy bot, the rest self-play (default %(default)s)",
     )
     parser.add_argument(
         "--rollout-share",
         type=float,
         default=0.0,
         help="share of rounds whose decisions are labelled by greedy rollouts in a sampled "
-        "world (search distillation) instead of by their return (Deep Monte-Carlo)",
+        "world (search distillation) instead of by their return, as Deep Monte-Carlo "
+        "(default %(default)s)",
     )
     parser.add_argument(
         "--rollout-moves",
         type=_positive(int),
         default=8,
-        help="moves labelled per decision in those rounds (default: %(default)s)",
+        help="moves labelled per decision in those rounds (default %(default)s)",
     )
     parser.add_argument(
         "--eval-every",
         type=_positive(float),
         default=600.0,
-        help="seconds between points of the learning curve",
+        help="seconds between points of the learning curve (default %(default)s)",
     )
     parser.add_argument(
         "--eval-deals",
         type=_positive(int),
         default=100,
-        help="paired deals against greedy per point (a quarter against random)",
+        help="paired deals against greedy per point, a quarter as many against random "
+        "(default %(default)s)",
     )
     parser.add_argument(
         "--checkpoint-every",
         type=_positive(float),
         default=300.0,
-        help="seconds between checkpoints",
+        help="seconds between checkpoints (default %(default)s)",
     )
     parser.add_argument(
-        "--threads", type=_positive(int), default=1, help="torch threads of the learner"
+        "--threads",
+        type=_positive(int),
+        default=1,
+        help="torch threads of the learner (default %(default)s)",
     )
 
 
