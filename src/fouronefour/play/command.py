@@ -17,8 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         type=_bot_spec,
         default="greedy",
-        help="the bot at every other seat: greedy, random, search, or one with parameters "
-        "such as search:budget_ms=500 (default %(default)s)",
+        help="the bot at every other seat, by name (greedy, random, search, ...), with "
+        "parameters if wanted, such as search:budget_ms=500 (default %(default)s)",
     )
     parser.add_argument(
         "--seed", type=int, default=None, help="seed of the deals (default: a random one)"
