@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections.abc import Callable, Iterator
@@ -99,6 +100,7 @@ def test_hands_read_in_groups() -> None:
     assert group_hand("334555BR") == "33 4 555 B R"
 
 
+@functools.cache
 def _two_rounds_with_hooks(width: int) -> str:
     """The person at seat 1 takes the greedy bot's hint at every prompt, 4 decks (many hooks)."""
     console, buffer = _console(width)
@@ -124,7 +126,7 @@ def test_the_round_header_stays_on_one_line_at_hook_prompts(width: int) -> None:
 
 
 def test_the_log_shows_where_each_trick_starts() -> None:
-    text = _two_rounds_with_hooks(100)
+    text = _two_rounds_with_hooks(120)
     leads = re.findall(r"^(Seat \d \(\w+, greedy\) leads|You lead) (\S+)$", text, re.MULTILINE)
     assert len(leads) > 10 and any(who == "You lead" for who, _ in leads)
     for block in text.split("\n\n")[1:]:  # every trick after the first opens with its lead
