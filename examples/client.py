@@ -8,13 +8,16 @@ Start a server (``fouronefour serve``), then::
 The first client creates the table (and is its host), the others join it by its code; the
 host fills the empty seats with bots and starts; every client plays random legal moves,
 answers its hook prompts, and reconnects with ``since`` if its connection drops, until the
-match is over. Uses httpx for the HTTP API and websockets for the table.
+match is over. A move refused with ``rate_limited`` (the server allows each connection 20
+messages a second) is sent again, unchanged, after the ``retry_after_ms`` the error names.
+Uses httpx for the HTTP API and websockets for the table.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 from dataclasses import dataclass, field
@@ -38,6 +41,8 @@ class Player:
     you: dict[str, Any] | None = None
     state: dict[str, Any] | None = None
     acked: list[tuple[int, str]] = field(default_factory=list)  # (version, move) of my moves
+    sent: dict[str, dict[str, Any]] = field(default_factory=dict)  # moves not yet answered, by id
+    resent: int = 0  # moves sent again after a rate_limited refusal
     reconnects: int = 0
     _answered: tuple[int, str] | None = None
     _counter: int = 0
@@ -75,21 +80,47 @@ class Player:
                 await ws.send(json.dumps({"type": "start", "id": "start"}))
                 start.set()
             self._answered = None  # after a reconnect a pending decision is offered again
+            self.sent.clear()
+            resends: set[asyncio.Task[None]] = set()
             async for raw in ws:
                 message = json.loads(raw)
                 if self._receive(message):
                     return True
+                retry = self._refused_for_rate(message)
+                if retry is not None:
+                    task = asyncio.create_task(self._send_later(ws, *retry))
+                    resends.add(task)
+                    task.add_done_callback(resends.discard)
                 move = self._choose()
                 if move is not None:
-                    await ws.send(
-                        json.dumps(
-                            {"type": "move", "id": self._next_id(), "v": self.version, "move": move}
-                        )
-                    )
+                    body = {"type": "move", "id": self._next_id(), "v": self.version, "move": move}
+                    self.sent[body["id"]] = body
+                    await ws.send(json.dumps(body))
         return False
+
+    def _refused_for_rate(self, message: dict[str, Any]) -> tuple[dict[str, Any], float] | None:
+        """A move of ours refused with ``rate_limited``: it and how long to wait (the error
+        names the move's id and ``retry_after_ms``; docs/protocol.md, section 6)."""
+        if message["type"] != "error" or message["code"] != "rate_limited":
+            return None
+        body = self.sent.get(message.get("id"))
+        if body is None:
+            return None
+        return body, message.get("retry_after_ms", 1000) / 1000
+
+    async def _send_later(
+        self, ws: websockets.ClientConnection, body: dict[str, Any], delay: float
+    ) -> None:
+        await asyncio.sleep(delay)
+        if body["id"] in self.sent:  # (unless answered meanwhile)
+            self.resent += 1
+            with contextlib.suppress(websockets.ConnectionClosed):  # (the session reconnects)
+                await ws.send(json.dumps(body))
 
     def _receive(self, message: dict[str, Any]) -> bool:
         kind = message["type"]
+        if kind in ("ack", "error") and message.get("code") != "rate_limited":
+            self.sent.pop(message.get("id"), None)  # answered
         if kind == "snapshot":
             self.version = message["v"]
             self.state = message["state"]
@@ -105,7 +136,7 @@ class Player:
                 self._receive(message["ack"])
         elif kind == "ack" and message.get("move") and not message.get("claim"):
             self.acked.append((message["v"], message["move"]))
-        elif kind == "error" and not self._race(message):
+        elif kind == "error" and message["code"] != "rate_limited" and not self._race(message):
             print(f"seat {self.seat}: {message['code']}: {message['message']}")
         return bool(self.state and self.state["match_over"])
 
@@ -189,6 +220,7 @@ def main() -> None:
     print(
         f"table {code}: match over, team {state.get('match_winner')} won, levels "
         f"{state.get('levels')}; my moves acknowledged: {[len(c.acked) for c in clients]}"
+        f"; sent again after rate_limited: {sum(c.resent for c in clients)}"
     )
     print(f"replay: {args.server}/api/tables/{code}/replays/1")
 

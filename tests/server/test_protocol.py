@@ -305,12 +305,20 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(
             await fresh.close()
         prompt_v = snapshot_you["prompt_v"]
         version = table_version(url, code)
-        await expect(actor, {"type": "move", "v": prompt_v, "move": "3345"}, "illegal_move")
-        await expect(actor, {"type": "move", "v": "new", "move": "pass"}, "bad_message")
+        await expect(
+            actor, {"type": "move", "id": "i", "v": prompt_v, "move": "3345"}, "illegal_move"
+        )
+        await expect(actor, {"type": "move", "id": "b", "v": "new", "move": "pass"}, "bad_message")
         await expect(
             actor,
-            {"type": "move", "v": prompt_v - 1, "move": snapshot_you["legal_moves"][0]},
+            {"type": "move", "id": "s", "v": prompt_v - 1, "move": snapshot_you["legal_moves"][0]},
             "stale_version",
+        )
+        # A move without an id (nothing would name its ack or error): refused.
+        await expect(
+            actor,
+            {"type": "move", "v": prompt_v, "move": snapshot_you["legal_moves"][0]},
+            "bad_message",
         )
         assert table_version(url, code) == version
         move = snapshot_you["legal_moves"][0]

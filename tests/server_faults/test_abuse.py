@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,7 +23,19 @@ import orjson
 import pytest
 from websockets.asyncio.client import connect
 
-from .live import Conn, LiveServer, create_table, raise_open_files, running
+from fouronefour.server.connection import PROTOCOL
+
+from .live import (
+    ROOT,
+    Conn,
+    LiveServer,
+    create_table,
+    open_raw,
+    raise_open_files,
+    running,
+    seated_table,
+    table_summary,
+)
 
 PER_ADDRESS = 20  # connections one address may hold (--max-connections-per-address)
 TIMEOUT = 1.0  # seconds to send a whole request, or a hello (--request-timeout)
@@ -50,7 +66,7 @@ async def open_from(server: LiveServer, code: str, address: str, **hello: Any) -
     )
     conn = Conn(ws)
     with contextlib.suppress(Exception):
-        await conn.send({"type": "hello", "protocol": 2, **hello})
+        await conn.send({"type": "hello", "protocol": PROTOCOL, **hello})
     await conn.wait_for(lambda m: m["type"] in ("snapshot", "error"))
     return conn
 
@@ -290,3 +306,130 @@ def test_a_client_leaving_mid_body_is_one_line_of_log(server: LiveServer) -> Non
     lines = [line for line in logged.splitlines() if line.strip()]
     assert len(lines) == 1 and "went away" in lines[0], logged
     assert httpx.get(f"{server.http}/api/health", timeout=5).status_code == 200
+
+
+# ---------------------------------------------------------------- rate limit recovery
+
+
+def test_rate_limited_names_the_message_and_when_to_send_it_again(server: LiveServer) -> None:
+    """A refusal used to say `"id": null`: a client could not tell which move to resend.
+    It names the message and `retry_after_ms`; a client that waits as told and resends
+    loses nothing and is never closed, however fast it goes."""
+
+    async def scenario() -> None:
+        code, _ = create_table(server)
+        conn = await Conn.open(server.ws, code)
+        answered: dict[str, str] = {}
+        refusals = 0
+        for n in range(80):  # as fast as the server answers: several times its 20 a second
+            request = f"p{n}"
+            while True:
+                mark = len(conn.messages)
+                await conn.send({"type": "ping", "id": request})
+                reply = await conn.wait_for(lambda m, r=request: m.get("id") == r, mark)
+                if reply["type"] == "pong":
+                    answered[request] = "pong"
+                    break
+                assert reply["code"] == "rate_limited", reply
+                assert 0 < reply["retry_after_ms"] <= 1000, reply
+                refusals += 1
+                await asyncio.sleep(reply["retry_after_ms"] / 1000)
+        assert len(answered) == 80 and refusals > 0
+        assert not conn.closed
+        await conn.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_example_client_plays_four_seats_without_a_stall(tmp_path: Path) -> None:
+    """`examples/client.py --humans 4` used to lose rate-limited moves, and its table then
+    waited for a turn timer. Here a lost move would wait an hour (--turn-seconds 3600): the
+    match must end within a minute, with some moves sent again after rate_limited. (The
+    limit is 40 a second in bursts of 5 so that the match, 1,429 decisions with this seed,
+    takes ~10 s; at the default 20 it takes ~20-30 s.)"""
+    extra = ("--seed", "6", "--turn-seconds", "3600", "--rate", "40", "--rate-burst", "5")
+    with running(LiveServer(tmp_path / "t.db", tmp_path / "server.log", extra=extra)) as live:
+        done = subprocess.run(
+            [sys.executable, "examples/client.py", "--humans", "4", "--server", live.http],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 0, done.stderr
+    assert "match over" in done.stdout, done.stdout
+    resent = int(done.stdout.split("sent again after rate_limited: ")[1].split()[0])
+    assert resent > 0, done.stdout  # the limit was met, and recovered from
+
+
+# ---------------------------------------------------------------- protocol and server agree
+
+
+def test_the_server_does_what_the_protocol_says(server: LiveServer) -> None:
+    code, tokens, conns = asyncio.run(_started(server))
+    del conns
+
+    async def scenario() -> None:
+        def hello(**fields: Any) -> dict[str, Any]:
+            return {"type": "hello", "protocol": PROTOCOL, **fields}
+
+        # protocol is the integer, not a number equal to it.
+        for protocol in (float(PROTOCOL), str(PROTOCOL), True):
+            conn = Conn(await open_raw(f"{server.ws}/ws/{code}"))
+            await conn.send(hello(protocol=protocol))
+            await asyncio.wait_for(conn._reader, 5)
+            assert refusal(conn) == "bad_protocol", protocol
+        # since: newer than the server's, beyond 64 bits, negative, fractional: a snapshot.
+        for since in (10**9, 2**70, -1, 2.5):
+            conn = Conn(await open_raw(f"{server.ws}/ws/{code}"))
+            await conn.send(json.dumps(hello(since=since)))  # (orjson stops at 64 bits)
+            snapshot = await conn.wait_for(lambda m: m["type"] in ("snapshot", "error"))
+            assert snapshot["type"] == "snapshot", (since, conn.messages)
+            assert conn.messages[0]["type"] == "welcome"
+            await conn.close()
+        conn = Conn(await open_raw(f"{server.ws}/ws/{code}"))
+        await conn.send(hello(since="5"))
+        await conn.wait_for(lambda m: m["type"] == "error")
+        assert refusal(conn) == "bad_message"
+        await conn.send(hello())  # not greeted: hello again
+        await conn.wait_for(lambda m: m["type"] == "snapshot")
+        # Binary frames are not messages.
+        reply = await conn.ask(orjson.dumps({"type": "ping", "id": "b"}))
+        assert [m.get("code") for m in reply] == ["bad_json"], reply
+        await conn.close()
+        binary_first = Conn(await open_raw(f"{server.ws}/ws/{code}"))
+        await binary_first.send(orjson.dumps(hello()))
+        await asyncio.wait_for(binary_first._reader, 5)
+        assert refusal(binary_first) == "bad_json" and binary_first.close_code == 1008
+        # A move needs an id.
+        player = await Conn.open(server.ws, code, tokens[0])
+        you = player.you
+        assert you is not None
+        version = player.version
+        move = (you["legal_moves"] or ["pass"])[0]
+        reply = await player.ask({"type": "move", "v": version, "move": move})
+        assert [m.get("code") for m in reply] == ["bad_message"], reply
+        assert table_summary(server, code)["version"] == version
+        await player.close()
+
+    asyncio.run(scenario())
+
+    # HTTP: every error has the API's body.
+    with httpx.Client(base_url=server.http, timeout=5) as http:
+        for method, path, status, error in (
+            ("GET", "/api/nope", 404, "unknown_type"),
+            ("DELETE", f"/api/tables/{code}", 405, "unknown_type"),
+            ("GET", f"/api/tables/{code}/replays/abc", 404, "replay_not_found"),
+            ("GET", f"/api/tables/{code}/replays/99999999999999999999", 404, "replay_not_found"),
+            ("POST", "/api/tables", 400, "bad_json"),  # an empty body
+        ):
+            answer = http.request(method, path)
+            assert answer.status_code == status, (path, answer.text)
+            assert answer.json()["error"]["code"] == error, (path, answer.text)
+
+
+async def _started(server: LiveServer) -> tuple[str, list[str], list[Conn]]:
+    code, tokens, conns = await seated_table(server, hooking=False, turn_seconds=120)
+    for conn in conns:
+        await conn.close()
+    return code, tokens, conns

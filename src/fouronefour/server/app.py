@@ -13,9 +13,11 @@ from typing import Any
 
 import orjson
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .admission import Admission
 from .bodies import BodyLimit
@@ -161,6 +163,28 @@ def create_app(
 
     app = FastAPI(title="414", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.registry = registry
+
+    # Every HTTP error has the API's body, also for paths and methods it does not have.
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        code = ErrorCode.UNKNOWN_TYPE if error.status_code in (404, 405) else ErrorCode.BAD_MESSAGE
+        text = f"no {request.method} {request.url.path} here (docs/protocol.md, section 2)"
+        response = _json(
+            {
+                "error": {
+                    "code": str(code),
+                    "message": text if code is ErrorCode.UNKNOWN_TYPE else str(error.detail),
+                }
+            },
+            error.status_code,
+        )
+        response.headers.update(error.headers or {})
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError) -> Response:
+        return _error(TableError(ErrorCode.BAD_MESSAGE, "the request does not fit its path"))
+
     app.add_middleware(BodyLimit, limit=config.max_message_bytes)
 
     # ------------------------------------------------------------ static client
@@ -286,17 +310,19 @@ def create_app(
 
         return _json({"matches": await run_in_threadpool(load)})
 
-    @app.get("/api/tables/{code}/replays/{number}")
-    async def replay(code: str, number: int) -> Response:
+    @app.get("/api/tables/{code}/replays/{match}")
+    async def replay(code: str, match: str) -> Response:
         try:
             table = registry.get(code)
+            # (Parsed here, not by FastAPI: its refusal would not be this API's error body.)
+            number = int(match) if match.isascii() and match.isdigit() and len(match) < 10 else 0
             if number not in table.finished_matches:
                 if 1 <= number <= table.match_number:
                     raise TableError(
                         ErrorCode.MATCH_IN_PROGRESS,
                         f"match {number} is not over: no replay while it is played",
                     )
-                raise TableError(ErrorCode.REPLAY_NOT_FOUND, f"no match {number} at this table")
+                raise TableError(ErrorCode.REPLAY_NOT_FOUND, f"no match {match!r} at this table")
         except TableError as error:
             return _error(error)
         seats = [{"seat": s.seat, "name": s.name, "kind": s.kind} for s in table.seats]

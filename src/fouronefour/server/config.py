@@ -40,7 +40,8 @@ class ServerConfig:
     #: table, take a seat): a second and burst; loopback clients are not limited (app.py).
     http_rate_per_second: float = 1.0
     http_rate_burst: int = 20
-    #: Rate-limited messages tolerated on one connection before it is closed.
+    #: Messages a connection sends before the time its last rate_limited refusal named
+    #: (one forgiven a second) tolerated before it is closed: waiting as told never counts.
     rate_strikes: int = 20
     hello_timeout: float = 10.0
     #: Seconds a client has to send a whole HTTP request; connections one client address

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections import deque
 from collections.abc import Coroutine
@@ -114,6 +115,13 @@ async def _finish(coroutine: Coroutine[Any, Any, bool], awaited: Any) -> bool:
 _CLOSING = (ErrorCode.BAD_TOKEN, ErrorCode.BAD_PROTOCOL, ErrorCode.TOO_MANY_CONNECTIONS)
 
 
+def _valid_id(request_id: object) -> bool:
+    """An ``id`` a client may give: text up to 64 characters, or an integer."""
+    return (isinstance(request_id, str) and len(request_id) <= 64) or (
+        isinstance(request_id, int) and not isinstance(request_id, bool)
+    )
+
+
 class _Close(Exception):
     def __init__(self, code: int, reason: str) -> None:
         super().__init__(reason)
@@ -155,7 +163,11 @@ class Connection:
         self._reading = False  # the reader task is handling a message: it sends after
         self._own_update = False  # the last message queued is the handled request's update
         self._bucket = TokenBucket(config.rate_per_second, config.rate_burst, time.monotonic())
-        self._strikes = 0
+        # Refused messages sent before the time the last refusal named: a client that waits
+        # as told never gets one; one forgiven a second (``rate_strikes`` close).
+        self._strikes = 0.0
+        self._struck_at = 0.0
+        self._retry_at = 0.0
         self._closing: tuple[int, str] | None = None
         self._direct: set[asyncio.Future[bool]] = set()
 
@@ -358,14 +370,10 @@ class Connection:
                 return
             if writer.done():
                 return
-            text = message.get("text")
-            if text is None:
-                raw = message.get("bytes") or b""
-                text = raw.decode("utf-8", "replace")
             self._reading = True
             self._own_update = False
             try:
-                self._handle_text(text)
+                self._handle_frame(message.get("text"), message.get("bytes"))
             finally:
                 self._reading = False
             await self._answer_now()
@@ -382,35 +390,53 @@ class Connection:
         # The other seats' updates go out at the end of this pass (Sender): every mover of the
         # pass is answered first.
 
-    def _handle_text(self, text: str) -> None:
-        if len(text) > self.config.max_message_bytes:
+    def _handle_frame(self, text: str | None, binary: bytes | None) -> None:
+        size = len(text) if text is not None else len(binary or b"")
+        if size > self.config.max_message_bytes:
             self.error(
                 None,
                 ErrorCode.TOO_LARGE,
                 f"messages are limited to {self.config.max_message_bytes} bytes",
             )
             raise _Close(1009, "message too large")
-        if not self._bucket.take(time.monotonic()):
-            self._strikes += 1
-            if self._strikes > self.config.rate_strikes:
-                self.error(None, ErrorCode.RATE_LIMITED, "too many messages: closing")
-                raise _Close(1008, "flooding")
-            self.error(None, ErrorCode.RATE_LIMITED, "too many messages: slow down")
+        data = None
+        if text is not None:
+            with contextlib.suppress(orjson.JSONDecodeError):
+                data = orjson.loads(text)
+        # Parsed before the rate limit, so that a refusal names the message it refused.
+        request_id = data.get("id") if isinstance(data, dict) else None
+        id_valid = request_id is None or _valid_id(request_id)
+        now = time.monotonic()
+        if not self._bucket.take(now):
+            answer_to = request_id if id_valid else None
+            if now < self._retry_at:
+                self._strikes = max(0.0, self._strikes - (now - self._struck_at)) + 1
+                self._struck_at = now
+                if self._strikes > self.config.rate_strikes:
+                    self.error(answer_to, ErrorCode.RATE_LIMITED, "too many messages: closing")
+                    raise _Close(1008, "flooding")
+            wait = self._bucket.wait(now)
+            self._retry_at = now + wait
+            retry_ms = max(1, math.ceil(wait * 1000))
+            self.reply(
+                {
+                    "type": "error",
+                    "id": answer_to,
+                    "code": str(ErrorCode.RATE_LIMITED),
+                    "message": f"too many messages: send this one again in {retry_ms} ms",
+                    "retry_after_ms": retry_ms,
+                }
+            )
             return
-        try:
-            data = orjson.loads(text)
-        except orjson.JSONDecodeError:
-            data = None
         if not isinstance(data, dict):
-            self.error(None, ErrorCode.BAD_JSON, "a message is one JSON object")
+            if text is None:
+                self.error(None, ErrorCode.BAD_JSON, "messages are JSON text, not binary frames")
+            else:
+                self.error(None, ErrorCode.BAD_JSON, "a message is one JSON object")
             if not self.greeted:  # whatever this is, it does not speak the protocol
                 raise _Close(1008, "no hello")
             return
-        request_id = data.get("id")
-        if request_id is not None and not (
-            (isinstance(request_id, str) and len(request_id) <= 64)
-            or (isinstance(request_id, int) and not isinstance(request_id, bool))
-        ):
+        if not id_valid:
             self.error(None, ErrorCode.BAD_MESSAGE, "id must be text (up to 64) or an integer")
             return
         kind = data.get("type")
@@ -442,12 +468,13 @@ class Connection:
         if seat is None:
             raise TableError(ErrorCode.NOT_SEATED, "spectators watch; take a seat to play")
         if kind == "move":
-            client_id = (
-                request_id
-                if isinstance(request_id, str)
-                else (None if request_id is None else str(request_id))
-            )
-            ack = table.act(seat, data.get("move"), data.get("v"), client_id)
+            if request_id is None:
+                raise TableError(
+                    ErrorCode.BAD_MESSAGE,
+                    "a move needs an id: its ack or error names it, and a resent move is "
+                    "recognised by it",
+                )
+            ack = table.act(seat, data.get("move"), data.get("v"), str(request_id))
         elif kind == "back":
             ack = table.seating.back(seat)
         elif kind == "hint":
@@ -465,11 +492,16 @@ class Connection:
         table = self.table
         if self.greeted:
             raise TableError(ErrorCode.ALREADY_HELLO, "hello is sent once per connection")
-        if data.get("protocol") != PROTOCOL:
-            raise TableError(ErrorCode.BAD_PROTOCOL, f"this server speaks protocol {PROTOCOL}")
+        protocol = data.get("protocol")
+        if type(protocol) is not int or protocol != PROTOCOL:  # (2.0 and true are not 2)
+            raise TableError(
+                ErrorCode.BAD_PROTOCOL, f"this server speaks protocol {PROTOCOL} (an integer)"
+            )
         since = data.get("since")
-        if since is not None and (isinstance(since, bool) or not isinstance(since, int)):
-            raise TableError(ErrorCode.BAD_MESSAGE, "since must be an integer version")
+        if since is not None and (isinstance(since, bool) or not isinstance(since, int | float)):
+            raise TableError(ErrorCode.BAD_MESSAGE, "since must be a version number")
+        if isinstance(since, float):  # (JSON integers beyond 64 bits come as floats)
+            since = None  # no version the server holds: a snapshot
         token = data.get("token")
         seat = None
         if token is not None:
