@@ -12,10 +12,12 @@ import re
 import time
 import urllib.request
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 #: Talks to the local server directly, whatever proxy the environment names.
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -346,6 +348,30 @@ def test_a_finished_match_shows_the_winner_replays_and_plays_again(
     page.click("[data-testid=replay-back]")
     assert step.inner_text().startswith("Step 1 of ")
     assert not axe_problems(page), axe_problems(page)
+    # The table view: seats around a felt, the move on top in the middle.
+    assert page.locator("[data-testid=replay-table-seat-1]").is_visible()
+    page.click("[data-testid=replay-forward]")
+    assert page.locator("[data-testid=replay-table-top-move]").count() == 1
+    # The summary: rounds, winner, both teams' levels round by round.
+    summary = page.locator("[data-testid=replay-summary]").inner_text()
+    assert re.search(r"Team [AB] won in \d+ rounds", summary), summary
+    assert page.locator("[data-testid=level-chart] polyline").count() == 2
+    # Jump to the last round, then let it play on its own at 16x.
+    rounds = page.locator("[data-testid=replay-round] option").all_inner_texts()
+    page.select_option("[data-testid=replay-round]", label=rounds[-1])
+    assert step.inner_text().endswith(f"round {len(rounds)}")
+    at = int(re.search(r"Step (\d+)", step.inner_text()).group(1))  # type: ignore[union-attr]
+    page.select_option("[data-testid=replay-speed]", "16")
+    page.click("[data-testid=replay-autoplay]")
+    page.wait_for_function(
+        "at => Number(/Step (\\d+)/.exec(document.querySelector('[data-testid=replay-step]')"
+        ".textContent)[1]) > at + 2",
+        arg=at,
+    )
+    page.click("[data-testid=replay-autoplay]")  # pause
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "replay-1280x800.png"), full_page=True)
+    assert page.get_attribute("[data-testid=replay-autoplay]", "aria-pressed") == "false"
     page.locator("[data-testid=replay-slider]").fill(str(total - 1))
     assert step.inner_text().startswith(f"Step {total} of ")
     page.click("[data-testid=replay-close]")

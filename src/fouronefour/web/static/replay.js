@@ -1,16 +1,23 @@
-// Replay of a finished match (GET /api/tables/{code}/replays/{n}): every hand shown,
-// step by step, forward and back. Once a match is over nothing in it is private, so
-// declined hook offers are shown too.
+// Replay of a finished match (GET /api/tables/{code}/replays/{n}): the table as it was at
+// each step (seats, the move on top) with every hand shown below, step by step, a round at
+// a time or playing on its own at a chosen speed; a summary of the match (rounds, the
+// levels of both teams round by round as a small chart) and the table's chat at the step
+// it was said. Once a match is over nothing in it is private, so declined hook offers are
+// shown too.
 
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { moveElement, moveLabel } from "./cards.js";
 import { moveKind } from "./moves.js";
-import { $, showScreen } from "./dom.js";
-import { teamName } from "./table.js";
+import { $, el, showScreen } from "./dom.js";
+import { renderCenter, renderRing, layoutRing, teamName } from "./table.js";
 import { showError, toast } from "./toast.js";
 
-let current = null; // {replay, frames, index, onClose}
+const LEVELS = "23456789TJQKA";
+const BASE_STEP_MS = 900;
+const SHOWN_EVENTS = new Set(["play", "pass", "hook", "unhook", "finish", "return"]);
+
+let current = null; // {replay, frames, index, onClose, timer}
 
 function seatLabel(replay, seat) {
   const info = replay.seats[seat] || {};
@@ -22,9 +29,12 @@ function seatLabel(replay, seat) {
 function buildFrames(replay) {
   const frames = [];
   for (const round of replay.rounds) {
-    frames.push({ round, reveal: round.start, step: null });
+    frames.push({ round, reveal: round.start, step: null, log: [] });
+    let log = [];
     for (const step of replay.steps) {
-      if (step.round_number === round.round_number) frames.push({ round, reveal: step.after, step });
+      if (step.round_number !== round.round_number) continue;
+      log = [...log, ...(step.events || []).filter((event) => SHOWN_EVENTS.has(event.type))];
+      frames.push({ round, reveal: step.after, step, log });
     }
   }
   return frames;
@@ -46,10 +56,73 @@ function describeStep(replay, frame) {
   return t("log_play", { name, kind: t(`kind_${moveKind(step.move)}`), move });
 }
 
+/** The table renderers' input for a frame (table.js): seats, no viewer, the round's log. */
+function frameView(replay, frame) {
+  const reveal = frame.reveal;
+  return {
+    seats: replay.seats.map((seat) => ({ name: seat.name, kind: seat.kind, connected: true })),
+    mySeat: null,
+    testPrefix: "replay-table-",
+    view: {
+      players: reveal.hands.length,
+      level: reveal.level,
+      counts: reveal.counts || reveal.hands.map((hand) => hand.length),
+      finished: reveal.finished,
+      turn: reveal.to_act,
+      top: reveal.top,
+      top_seat: reveal.top_seat,
+      window: null,
+      tributes: [],
+      log: frame.log,
+      is_over: reveal.to_act === null || reveal.to_act === undefined,
+    },
+  };
+}
+
+function renderHands(replay, frame) {
+  const reveal = frame.reveal;
+  const seats = [];
+  for (let seat = 0; seat < reveal.hands.length; seat += 1) {
+    const row = el("div", `replay-seat team-${seat % 2}`);
+    row.dataset.testid = `replay-seat-${seat}`;
+    if (frame.step && frame.step.seat === seat) row.classList.add("acting");
+    const place = reveal.finished.indexOf(seat);
+    const who = el("div", "who", `${seatLabel(replay, seat)} · ${teamName(seat % 2)}`);
+    if (place >= 0) who.textContent += ` · ${t("place_n", { n: place + 1 })}`;
+    row.append(who);
+    const hand = moveElement(reveal.hands[seat], { size: "mini", level: reveal.level });
+    hand.dataset.testid = `replay-hand-${seat}`;
+    hand.setAttribute("role", "img");
+    hand.setAttribute("aria-label", reveal.hands[seat] ? moveLabel(reveal.hands[seat]) : t("hand_empty_short"));
+    row.append(hand);
+    seats.push(row);
+  }
+  $("replay-hands").replaceChildren(...seats);
+}
+
+/** Chat lines said up to this frame (the replay's `chat`, each with the step it followed). */
+function renderChat(replay, frame) {
+  const lines = replay.chat || [];
+  const box = $("replay-chat");
+  const upTo = frame.step ? frame.step.i + 1 : firstStepOf(replay, frame.round);
+  const said = lines.filter((line) => line.step <= upTo).slice(-6);
+  box.hidden = !lines.length;
+  box.replaceChildren(
+    ...said.map((line) => {
+      const item = el("li");
+      item.append(el("b", "", `${line.name}: `), el("span", "", line.phrase ? t(`phrase_${line.phrase}`) : line.text));
+      return item;
+    }),
+  );
+}
+
+function firstStepOf(replay, round) {
+  return round.first_step ?? 0;
+}
+
 function render() {
   const { replay, frames, index } = current;
   const frame = frames[index];
-  const reveal = frame.reveal;
   $("replay-step").textContent = t("replay_step", { i: index + 1, n: frames.length, round: frame.round.round_number });
   $("replay-slider").max = String(frames.length - 1);
   $("replay-slider").value = String(index);
@@ -57,36 +130,114 @@ function render() {
   $("replay-first").disabled = index === 0;
   $("replay-forward").disabled = index === frames.length - 1;
   $("replay-last").disabled = index === frames.length - 1;
+  $("replay-round").value = String(frame.round.round_number);
   $("replay-event").textContent = describeStep(replay, frame);
-  const seats = [];
-  for (let seat = 0; seat < reveal.hands.length; seat += 1) {
-    const row = document.createElement("div");
-    row.className = `replay-seat team-${seat % 2}`;
-    row.dataset.testid = `replay-seat-${seat}`;
-    if (frame.step && frame.step.seat === seat) row.classList.add("acting");
-    const who = document.createElement("div");
-    who.className = "who";
-    const place = reveal.finished.indexOf(seat);
-    who.textContent = `${seatLabel(replay, seat)} · ${t(seat % 2 === 0 ? "team_a" : "team_b")}`;
-    if (place >= 0) who.textContent += ` · ${t("place_n", { n: place + 1 })}`;
-    if (reveal.top && reveal.top_seat === seat) {
-      const top = moveElement(reveal.top, { size: "mini", level: reveal.level });
-      top.classList.add("replay-top");
-      who.append(document.createElement("br"), t("replay_on_top"), " ", top);
-    }
-    row.append(who);
-    const hand = moveElement(reveal.hands[seat], { size: "table", level: reveal.level });
-    hand.dataset.testid = `replay-hand-${seat}`;
-    row.append(hand);
-    seats.push(row);
-  }
-  $("replay-hands").replaceChildren(...seats);
+  const view = frameView(replay, frame);
+  renderRing($("replay-ring"), view);
+  renderCenter($("replay-center"), view);
+  renderHands(replay, frame);
+  renderChat(replay, frame);
+  $("replay-autoplay").textContent = current.timer ? t("replay_pause") : t("replay_autoplay");
+  $("replay-autoplay").setAttribute("aria-pressed", String(Boolean(current.timer)));
 }
 
 function go(index) {
   if (!current) return;
   current.index = Math.max(0, Math.min(current.frames.length - 1, index));
   render();
+}
+
+function stopAutoplay() {
+  if (current && current.timer) {
+    clearInterval(current.timer);
+    current.timer = null;
+  }
+}
+
+function toggleAutoplay() {
+  if (!current) return;
+  if (current.timer) {
+    stopAutoplay();
+  } else {
+    if (current.index === current.frames.length - 1) current.index = 0;
+    const speed = Number($("replay-speed").value) || 1;
+    current.timer = setInterval(() => {
+      if (!current || current.index >= current.frames.length - 1) {
+        stopAutoplay();
+        if (current) render();
+        return;
+      }
+      go(current.index + 1);
+    }, BASE_STEP_MS / speed);
+  }
+  render();
+}
+
+/** Rounds, winner and a chart of both teams' levels after each round (SVG, no library). */
+function renderSummary(replay) {
+  const results = replay.results || [];
+  const box = $("replay-summary");
+  box.replaceChildren();
+  box.append(
+    el("p", "replay-summary-line", t("replay_summary", { rounds: results.length, team: teamName(replay.winning_team) })),
+  );
+  const levels = [["2", "2"], ...results.map((result) => result.levels_after)];
+  const width = 320;
+  const height = 140;
+  const pad = 24;
+  const x = (i) => pad + (i * (width - 2 * pad)) / Math.max(1, levels.length - 1);
+  const y = (rank) => height - pad - (LEVELS.indexOf(rank) * (height - 2 * pad)) / (LEVELS.length - 1);
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "level-chart");
+  svg.setAttribute("role", "img");
+  svg.dataset.testid = "level-chart";
+  const described = [0, 1].map((team) => `${teamName(team)}: ${levels.map((pair) => moveLabel(pair[team])).join(" → ")}`);
+  svg.setAttribute("aria-label", `${t("replay_levels")}. ${described.join(". ")}`);
+  for (const rank of ["2", "6", "T", "A"]) {
+    const line = document.createElementNS(ns, "line");
+    line.setAttribute("x1", String(pad));
+    line.setAttribute("x2", String(width - pad));
+    line.setAttribute("y1", String(y(rank)));
+    line.setAttribute("y2", String(y(rank)));
+    line.setAttribute("class", "grid");
+    const label = document.createElementNS(ns, "text");
+    label.setAttribute("x", "4");
+    label.setAttribute("y", String(y(rank) + 4));
+    label.textContent = moveLabel(rank);
+    svg.append(line, label);
+  }
+  for (const team of [0, 1]) {
+    const path = document.createElementNS(ns, "polyline");
+    path.setAttribute("points", levels.map((pair, i) => `${x(i)},${y(pair[team])}`).join(" "));
+    path.setAttribute("class", `team-line team-${team}`);
+    svg.append(path);
+    levels.forEach((pair, i) => {
+      const dot = document.createElementNS(ns, "circle");
+      dot.setAttribute("cx", String(x(i)));
+      dot.setAttribute("cy", String(y(pair[team])));
+      dot.setAttribute("r", "3");
+      dot.setAttribute("class", `team-dot-${team}`);
+      svg.append(dot);
+    });
+  }
+  box.append(svg);
+  const legend = el("div", "chart-legend");
+  for (const team of [0, 1]) legend.append(el("span", `legend team-${team}`, teamName(team)));
+  box.append(legend);
+}
+
+function fillRounds(replay) {
+  const picker = $("replay-round");
+  picker.replaceChildren(
+    ...replay.rounds.map((round) => {
+      const option = document.createElement("option");
+      option.value = String(round.round_number);
+      option.textContent = t("round_n", { n: round.round_number });
+      return option;
+    }),
+  );
 }
 
 let wired = false;
@@ -98,28 +249,59 @@ function wire() {
   $("replay-forward").addEventListener("click", () => go(current.index + 1));
   $("replay-last").addEventListener("click", () => go(current.frames.length - 1));
   $("replay-slider").addEventListener("input", (event) => go(Number(event.target.value)));
+  $("replay-round").addEventListener("change", (event) => {
+    const round = Number(event.target.value);
+    go(current.frames.findIndex((frame) => frame.round.round_number === round));
+  });
+  $("replay-autoplay").addEventListener("click", toggleAutoplay);
+  $("replay-speed").addEventListener("change", () => {
+    if (current && current.timer) {
+      stopAutoplay();
+      toggleAutoplay();
+    }
+  });
   $("replay-close").addEventListener("click", () => {
+    stopAutoplay();
     const onClose = current && current.onClose;
     current = null;
     if (onClose) onClose();
   });
+  new ResizeObserver(() => layoutRing($("replay-ring"))).observe($("replay-felt"));
   document.addEventListener("keydown", (event) => {
-    if (!current || $("screen-replay").hidden) return;
+    if (!current || $("screen-replay").hidden || event.target.closest("input, select, textarea")) return;
     if (event.key === "ArrowRight") go(current.index + 1);
     else if (event.key === "ArrowLeft") go(current.index - 1);
+    else if (event.key === " ") {
+      event.preventDefault();
+      toggleAutoplay();
+    }
   });
 }
 
 /** Show a replay (the screen must be visible); `onClose` runs when the viewer closes. */
 export function openReplay(replay, onClose) {
   wire();
-  current = { replay, frames: buildFrames(replay), index: 0, onClose };
+  stopAutoplay();
+  current = { replay, frames: buildFrames(replay), index: 0, onClose, timer: null };
+  fillRounds(replay);
+  renderSummary(replay);
   render();
 }
 
 /** Re-render after a language switch. */
 export function rerenderReplay() {
-  if (current) render();
+  if (!current) return;
+  fillRounds(current.replay);
+  renderSummary(current.replay);
+  render();
+}
+
+/** How a match is named in the picker: its winner and length when the server says them. */
+function matchLabel(entry) {
+  if (entry.winning_team === undefined || entry.winning_team === null || !entry.rounds) {
+    return t("replay_match_plain", { n: entry.match });
+  }
+  return t("replay_match", { n: entry.match, team: teamName(entry.winning_team), rounds: entry.rounds });
 }
 
 /**
@@ -138,11 +320,7 @@ export async function openReplays(code, backTo) {
       ...list.matches.map((entry) => {
         const option = document.createElement("option");
         option.value = String(entry.match);
-        option.textContent = t("replay_match", {
-          n: entry.match,
-          team: teamName(entry.winning_team),
-          rounds: entry.rounds,
-        });
+        option.textContent = matchLabel(entry);
         return option;
       }),
     );

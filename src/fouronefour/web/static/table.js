@@ -9,7 +9,7 @@ import { groupTricks, trickMoves } from "./round.js";
 /** A seat's display name: its player's name, "Bot n" (translated) for bots, or "Seat n". */
 export function seatName(state, seat) {
   const info = state.seats[seat];
-  if (info && info.bot) return t("bot_name", { n: seat + 1 });
+  if (info && (info.bot || info.kind === "bot")) return t("bot_name", { n: seat + 1 });
   if (info && info.name) return info.name;
   return t("seat_n", { n: seat + 1 });
 }
@@ -81,7 +81,8 @@ export function renderRing(root, state) {
   for (let seat = 0; seat < players; seat += 1) {
     const info = state.seats[seat] || {};
     const box = el("div", `seat team-${seat % 2}`);
-    box.dataset.testid = `seat-${seat}`;
+    const prefix = state.testPrefix || "";
+    box.dataset.testid = `${prefix}seat-${seat}`;
     box.dataset.seat = String(seat);
     box.dataset.offset = String((seat - bottom + players) % players);
     box.setAttribute("role", "group");
@@ -100,13 +101,13 @@ export function renderRing(root, state) {
     if (seat === state.mySeat) meta.append(el("span", "status-tag you-tag", t("you")));
     meta.append(el("span", "seat-team", teamName(seat % 2)));
     const count = el("span", "seat-count", String(view.counts[seat]));
-    count.dataset.testid = `count-${seat}`;
+    count.dataset.testid = `${prefix}count-${seat}`;
     count.title = t("cards_left");
     meta.append(count);
     const place = finished.indexOf(seat);
     if (place >= 0) {
       const placeTag = el("span", "place", ordinal(place + 1));
-      placeTag.dataset.testid = `place-${seat}`;
+      placeTag.dataset.testid = `${prefix}place-${seat}`;
       meta.append(placeTag);
       labels.push(ordinal(place + 1));
     }
@@ -234,12 +235,12 @@ export function renderCenter(root, state) {
     if (previous && previous.move !== view.top) {
       const before = moveElement(previous.move, { size: "table", level: view.level });
       before.classList.add("previous-move");
-      before.dataset.testid = "previous-move";
+      before.dataset.testid = `${state.testPrefix || ""}previous-move`;
       before.title = t("beaten_move", { name: seatName(state, previous.seat), move: moveLabel(previous.move) });
       row.append(before);
     }
     const move = moveElement(view.top, { size: "table", level: view.level });
-    move.dataset.testid = "top-move";
+    move.dataset.testid = `${state.testPrefix || ""}top-move`;
     move.dataset.move = view.top;
     move.setAttribute("role", "img");
     move.setAttribute("aria-label", t("top_by", { name: who }) + " " + moveLabel(view.top));
