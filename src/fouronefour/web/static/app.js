@@ -22,6 +22,9 @@ import { announceChange } from "./announce.js";
 import { alertChange, initAlerts, setBaseTitle } from "./alerts.js";
 import { animateChange } from "./motion.js";
 import { initSettings } from "./settings.js";
+import { applyChatConfig, chatChange, initChat, retranslateChat } from "./chat.js";
+import { initRoundEnd } from "./roundend.js";
+import { initPeople, renderClaim, renderPresence } from "./people.js";
 import { initResults, onResultsChange, resetResults, retranslateResults } from "./results.js";
 import { openReplays, rerenderReplay } from "./replay.js";
 import { initLearn, learnRoute, retranslateLearn, showLearn } from "./learn.js";
@@ -51,6 +54,8 @@ function render() {
   document.body.classList.toggle("in-game", !inLobby);
   if (inLobby) renderLobby();
   else renderGame();
+  renderClaim();
+  renderPresence();
 }
 
 function replays() {
@@ -100,7 +105,7 @@ function connect(code, token) {
       $("conn").hidden = connected;
     },
     onFatal(error) {
-      if (error.code === "bad_token") {
+      if (error.code === "bad_token" || error.code === "kicked") {
         // The stored seat is no longer valid (another server, or a reset): watch instead.
         storage.forgetSeat(code);
         showError(error);
@@ -110,6 +115,7 @@ function connect(code, token) {
       showError(error);
     },
   });
+  conn.name = storage.name() || null;
   session.conn = conn;
   conn.open();
 }
@@ -168,6 +174,7 @@ async function main() {
     retranslateResults();
     retranslateHome();
     retranslateToast();
+    retranslateChat();
     retranslateLearn();
     retranslateLesson();
     retranslatePractice();
@@ -180,6 +187,10 @@ async function main() {
   initRoundPanel();
   initSettings();
   initAlerts();
+  initChat();
+  initRoundEnd();
+  initPeople();
+  api.config().then(applyChatConfig, () => {});
   initResults(replays);
   initLearn((path) => {
     history.pushState(null, "", path);
@@ -195,6 +206,9 @@ async function main() {
       announceChange(previous, next, message);
       alertChange(previous, next);
       animateChange(message);
+      chatChange(previous, next, message);
+    } else if (message.type === "presence") {
+      renderPresence();
     }
   });
   $("copy-link").addEventListener("click", copyLink);

@@ -7,6 +7,9 @@ import { $, button } from "./dom.js";
 import { decisionOf, tableView } from "./state.js";
 import { request, serverNow, session } from "./session.js";
 import { renderRoundPanel } from "./roundpanel.js";
+import { renderRoundEnd } from "./roundend.js";
+import { renderPeople, renderPresence } from "./people.js";
+import { renderChat } from "./chat.js";
 import {
   layoutRing,
   renderCenter,
@@ -44,6 +47,10 @@ function renderStatus(view) {
   const current = decisionOf(state);
   if (pub.match_over) {
     text = t("match_won", { team: teamName(pub.match_winner) });
+  } else if (pub.paused) {
+    text = t("table_paused");
+  } else if (pub.round_end) {
+    text = t("round_over_title", { n: pub.round_end.round_number });
   } else if (current === "play") {
     text = pub.top ? t("your_turn_beat", { move: moveLabel(pub.top) }) : t("your_turn_lead");
     deadline = state.you.deadline;
@@ -112,6 +119,10 @@ export function renderGame() {
   renderCenter($("center"), view);
   renderTribute($("tribute-panel"), view);
   renderRoundPanel(view);
+  renderRoundEnd(view);
+  renderPeople(view);
+  renderPresence();
+  renderChat();
   renderHand();
   renderStatus(view);
   renderOffer();

@@ -43,7 +43,7 @@ export function renderLobby() {
   const list = $("lobby-seats");
   list.replaceChildren();
   const seated = state.role === "player";
-  const canJoin = !seated && !local.watching && table.status === "lobby";
+  const canJoin = !seated && !local.watching && (table.status === "lobby" || table.status === "finished");
   for (const seat of table.seats) {
     const item = el("li", `lobby-seat team-${seat.team}`);
     item.dataset.testid = `lobby-seat-${seat.seat}`;
@@ -62,6 +62,35 @@ export function renderLobby() {
       if (seat.seat === table.host_seat) name.textContent += ` · ${t("host")}`;
     }
     item.append(name);
+    if (state.host && seated && seat.seat !== table.host_seat && seat.kind !== "empty") {
+      // The host may send a player (or a bot) away before the match or between matches.
+      const kick = button("btn btn-small", t("kick"), `kick-${seat.seat}`);
+      kick.addEventListener("click", () => request({ type: "kick", seat: seat.seat }).catch(showError));
+      item.append(kick);
+    }
+    if (state.host && seated) {
+      // ... and move people around: swap this seat with another.
+      const move = document.createElement("select");
+      move.className = "seat-move";
+      move.dataset.testid = `move-${seat.seat}`;
+      move.setAttribute("aria-label", `${t("move_to")} (${t("seat_n", { n: seat.seat + 1 })})`);
+      const none = document.createElement("option");
+      none.value = "";
+      none.textContent = t("move_to");
+      move.append(none);
+      for (const other of table.seats) {
+        if (other.seat === seat.seat) continue;
+        const option = document.createElement("option");
+        option.value = String(other.seat);
+        option.textContent = t("seat_n", { n: other.seat + 1 });
+        move.append(option);
+      }
+      move.addEventListener("change", () => {
+        if (move.value === "") return;
+        request({ type: "move_seat", from: seat.seat, to: Number(move.value) }).catch(showError);
+      });
+      item.append(move);
+    }
     if (canJoin && seat.kind !== "human") {
       const sit = button("btn btn-small btn-primary", t("take_seat"), `take-seat-${seat.seat}`);
       sit.addEventListener("click", () => takeSeat(seat.seat));

@@ -12,9 +12,10 @@ function randomId() {
 }
 
 export class ApiError extends Error {
-  constructor(code, message) {
+  constructor(code, message, retryAfterMs = null) {
     super(message || code);
     this.code = code;
+    this.retryAfterMs = retryAfterMs; // a chat line over its limit: when to try again
   }
 }
 
@@ -43,6 +44,8 @@ export const api = {
   table: (code) => request("GET", `/api/tables/${encodeURIComponent(code)}`),
   join: (code, name, seat) =>
     request("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name, seat }),
+  claim: (code, handoff, name) =>
+    request("POST", `/api/tables/${encodeURIComponent(code)}/claim`, { handoff, name }),
   replays: (code) => request("GET", `/api/tables/${encodeURIComponent(code)}/replays`),
   replay: (code, match) =>
     request("GET", `/api/tables/${encodeURIComponent(code)}/replays/${match}`),
@@ -65,6 +68,7 @@ export class TableConnection {
     this.closedForGood = false;
     this.retryDelay = 300;
     this.pingTimer = null;
+    this.name = null;
   }
 
   open() {
@@ -75,6 +79,7 @@ export class TableConnection {
     socket.addEventListener("open", () => {
       const hello = { type: "hello", protocol: 2 };
       if (this.token) hello.token = this.token;
+      else if (this.name) hello.name = this.name; // a spectator's name for chat and presence
       if (this.version !== null) hello.since = this.version;
       socket.send(JSON.stringify(hello));
       this.retryDelay = 300;
@@ -164,12 +169,12 @@ export class TableConnection {
     if (!entry) return false;
     this.pending.delete(message.id);
     if (ok) entry.resolve(message);
-    else entry.reject(new ApiError(message.code, message.message));
+    else entry.reject(new ApiError(message.code, message.message, message.retry_after_ms ?? null));
     return true;
   }
 
   handleUnanswered(message) {
-    const fatal = ["bad_token", "table_not_found", "hello_required", "bad_protocol", "too_many_connections"];
+    const fatal = ["bad_token", "kicked", "table_not_found", "hello_required", "bad_protocol", "too_many_connections"];
     if (fatal.includes(message.code)) {
       this.closedForGood = true;
       this.handlers.onFatal?.(new ApiError(message.code, message.message));

@@ -38,7 +38,12 @@ export function showLastResults() {
 export function onResultsChange(previous, next, message) {
   const events = eventTypes(message);
   if (events.has("match_start")) resetResults();
-  if (events.has("round_over") && next.roundEnd) showResults(next.roundEnd.result, next.roundEnd.previousLevels);
+  // With an end-of-round pause (protocol 3) the results are read on the table, not in a
+  // dialog over it; the dialog is for the end of a match (and servers without the pause).
+  const pausing = Boolean(next.state && next.state.round_end);
+  if (events.has("round_over") && next.roundEnd && !pausing && !(next.state && next.state.match_over)) {
+    showResults(next.roundEnd.result, next.roundEnd.previousLevels);
+  }
   else if (events.has("match_over")) showLastResults();
   if (next.state && next.state.match_over && $("results").hidden && !shown && next.results.length) {
     showLastResults();

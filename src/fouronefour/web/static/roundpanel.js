@@ -9,7 +9,9 @@ import { groupTricks, lastClosedTrick, RANK_ORDER, unseenCounts } from "./round.
 import { describeEvent, renderLog } from "./table.js";
 
 function renderLastTrick(root, view, grouped) {
-  const trick = lastClosedTrick(grouped);
+  // At a round's end the server names its last trick (the round may end inside a trick).
+  const end = session.state.state ? session.state.state.round_end : null;
+  const trick = end ? { events: end.last_trick || [] } : lastClosedTrick(grouped);
   root.replaceChildren();
   if (!trick) {
     root.append(el("p", "hint-text", t("no_trick_yet")));

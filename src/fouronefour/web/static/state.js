@@ -99,6 +99,7 @@ function applyUpdate(state, message) {
   let results = state.results;
   let roundEnd = state.roundEnd;
   let chat = state.chat;
+  let seat = state.seat;
   const copyTable = () => {
     if (table === state.table) table = { ...table, seats: [...table.seats] };
   };
@@ -117,8 +118,17 @@ function applyUpdate(state, message) {
         break;
       case "settings":
         copyTable();
-        table.options = { ...table.options, ...withoutType(event) };
+        table.settings = { ...(table.settings || {}), ...event.settings };
         break;
+      case "seats_swapped": {
+        // move_seat: whoever sat at one of the two seats now acts for the other.
+        copyTable();
+        table.host_seat = event.host_seat;
+        const [a, b] = event.seats;
+        if (state.role === "player" && seat === a) seat = b;
+        else if (state.role === "player" && seat === b) seat = a;
+        break;
+      }
       case "match_start":
         results = [];
         log = [];
@@ -160,6 +170,7 @@ function applyUpdate(state, message) {
     ...state,
     clockOffset: clock(message) ?? state.clockOffset,
     table,
+    seat,
     state: message.state !== undefined && message.state !== null ? message.state : state.state,
     you: message.you !== undefined ? message.you : state.you,
     log,

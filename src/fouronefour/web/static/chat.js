@@ -1,0 +1,140 @@
+// Chat and quick reactions: a short list of lines in the side panel, a row of quick
+// phrases and emotes (keys from /api/config, shown in the reader's language), and each
+// line shown for a moment at the sender's seat. Text only (never markup); a player can be
+// muted on this device (remembered in the settings). Limits are the server's: a refused
+// line says when to try again.
+
+import { t } from "./i18n.js";
+import { $, el, button } from "./dom.js";
+import { request, session } from "./session.js";
+import { settings, updateSettings } from "./settings.js";
+import { showError, toast } from "./toast.js";
+import { ApiError } from "./net.js";
+
+const BUBBLE_MS = 4000;
+let phrases = ["good_luck", "well_played", "thanks", "hurry_up", "oops", "wow"];
+
+/** Who a line is from, as a key for muting: a seat's player, or a spectator's name. */
+function senderKey(line) {
+  return line.seat === null || line.seat === undefined ? `spectator:${line.name}` : `seat:${line.seat}:${line.name}`;
+}
+
+function isMuted(line) {
+  return settings().muted.includes(senderKey(line));
+}
+
+function lineText(line) {
+  return line.phrase ? t(`phrase_${line.phrase}`) : line.text;
+}
+
+/** Whether this connection may chat now (players; spectators when the host allows). */
+function canChat(state) {
+  if (!state.table) return false;
+  if (state.role === "player") return true;
+  return Boolean(state.table.settings && state.table.settings.spectator_chat);
+}
+
+export function renderChat() {
+  const state = session.state;
+  const list = $("chat-lines");
+  const lines = state.chat.filter((line) => !isMuted(line)).slice(-40);
+  list.replaceChildren(
+    ...lines.map((line) => {
+      const item = el("li", line.spectator ? "chat-line spectator" : "chat-line");
+      item.dataset.testid = "chat-line";
+      item.append(el("b", "", `${line.name}${line.spectator ? ` (${t("spectator")})` : ""}: `));
+      item.append(el("span", line.phrase ? "chat-phrase" : "", lineText(line)));
+      const mine = line.seat !== null && line.seat === state.seat && state.role === "player";
+      if (!mine) {
+        const mute = button("chat-mute", "🔇", "chat-mute");
+        mute.title = t("chat_mute", { name: line.name });
+        mute.setAttribute("aria-label", mute.title);
+        mute.addEventListener("click", () => {
+          updateSettings({ muted: [...settings().muted, senderKey(line)] });
+          renderChat();
+        });
+        item.append(mute);
+      }
+      return item;
+    }),
+  );
+  list.scrollTop = list.scrollHeight;
+  const open = canChat(state);
+  $("chat-form").hidden = !open;
+  $("chat-phrases").hidden = !open;
+  $("chat-closed").hidden = open;
+  $("chat-unmute").hidden = !settings().muted.length;
+}
+
+function renderPhrases() {
+  $("chat-phrases").replaceChildren(
+    ...phrases.map((key) => {
+      const chip = button("btn btn-small phrase", t(`phrase_${key}`), `phrase-${key}`);
+      chip.addEventListener("click", () => send({ phrase: key }));
+      return chip;
+    }),
+  );
+}
+
+async function send(content) {
+  try {
+    await request({ type: "chat", ...content });
+    if (content.text !== undefined) $("chat-input").value = "";
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "rate_limited") {
+      const seconds = Math.max(1, Math.ceil((error.retryAfterMs || 2000) / 1000));
+      toast("chat_slow_down", { n: seconds }, { error: true });
+      $("chat-send").disabled = true;
+      setTimeout(() => {
+        $("chat-send").disabled = false;
+      }, seconds * 1000);
+    } else {
+      showError(error);
+    }
+  }
+}
+
+/** After a change: new lines appear at their sender's seat for a moment. */
+export function chatChange(previous, next, message) {
+  if (message.type !== "update") return;
+  const fresh = (message.events || []).filter((event) => event.type === "chat");
+  if (!fresh.length) return;
+  renderChat();
+  for (const line of fresh) {
+    if (isMuted(line) || line.seat === null || line.seat === undefined) continue;
+    const seat = $("ring").querySelector(`[data-seat="${line.seat}"]`);
+    if (!seat) continue;
+    // A layer of its own over the felt: the seat boxes are drawn anew on every update.
+    $("felt").querySelector(`.bubble[data-seat="${line.seat}"]`)?.remove();
+    const bubble = el("div", "bubble", lineText(line));
+    bubble.dataset.seat = String(line.seat);
+    bubble.dataset.testid = `bubble-${line.seat}`;
+    bubble.style.left = `${seat.offsetLeft + seat.offsetWidth / 2}px`;
+    bubble.style.top = `${seat.offsetTop}px`;
+    $("felt").append(bubble);
+    setTimeout(() => bubble.remove(), BUBBLE_MS);
+  }
+}
+
+export function applyChatConfig(config) {
+  if (config && config.chat && Array.isArray(config.chat.phrases)) phrases = config.chat.phrases;
+  renderPhrases();
+}
+
+export function retranslateChat() {
+  renderPhrases();
+  if (session.state.table) renderChat();
+}
+
+export function initChat() {
+  renderPhrases();
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("chat-input").value.trim();
+    if (text) send({ text });
+  });
+  $("chat-unmute").addEventListener("click", () => {
+    updateSettings({ muted: [] });
+    renderChat();
+  });
+}
