@@ -46,7 +46,7 @@ export function renderChat() {
       item.append(el("span", line.phrase ? "chat-phrase" : "", lineText(line)));
       const mine = line.seat !== null && line.seat === state.seat && state.role === "player";
       if (!mine) {
-        const mute = button("chat-mute", "🔇", "chat-mute");
+        const mute = button("chat-mute", t("mute_short"), "chat-mute");
         mute.title = t("chat_mute", { name: line.name });
         mute.setAttribute("aria-label", mute.title);
         mute.addEventListener("click", () => {

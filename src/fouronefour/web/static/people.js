@@ -16,7 +16,7 @@ export function renderPresence() {
   for (const chip of document.querySelectorAll(".presence-chip")) {
     const count = presence ? presence.spectators : 0;
     chip.hidden = !presence;
-    chip.textContent = `👁 ${count}`;
+    chip.textContent = t("watching_count", { n: count });
     const names = presence && presence.watchers.length ? `: ${presence.watchers.join(", ")}` : "";
     chip.title = t("watching_count", { n: count }) + names;
     chip.setAttribute("aria-label", chip.title);

@@ -34,7 +34,7 @@ export function motionAllowed() {
 
 function paint() {
   $("settings-toggle").setAttribute("aria-pressed", String(!current.sound));
-  $("settings-toggle").textContent = current.sound ? "🔔" : "🔕";
+  $("settings-toggle").classList.toggle("muted", !current.sound);
   $("set-sound").checked = current.sound;
   $("set-vibrate").checked = current.vibrate;
   $("set-notify").checked = current.notify;
