@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import random
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -114,6 +116,7 @@ def test_train_resume_and_play(tmp_path: Path, local_ray: None) -> None:
 
     bot = LearnedBot(weights=str(tmp_path / "learned.npz"))
     assert bot.network.meta["samples"] == second.counters.samples
+    assert bot.margin == config.margin
     r = ff.Round.from_hands(["33456", "789TJ", "3QKA", "3BR"], leader=0, level="2")
     assert bot.choose(r.view(0), r.legal_moves(), random.Random(0)) in r.legal_moves()
 
@@ -136,3 +139,15 @@ def test_export_sets_the_margin_the_bot_plays_with(tmp_path: Path) -> None:
     export(tmp_path / "run.npz", 0.25, tmp_path / "shipped.npz")
     bot = LearnedBot(weights=str(tmp_path / "shipped.npz"))
     assert bot.margin == 0.25 and bot.network.meta["samples"] == 7
+
+
+def test_a_run_stopped_by_sigterm_keeps_its_checkpoint(tmp_path: Path, local_ray: None) -> None:
+    """A plain kill stops training as Ctrl-C does: the run returns with a checkpoint."""
+    config = TrainConfig(
+        out=tmp_path, minutes=3.0, actors=1, hidden=(8,), batch=16, rounds_per_task=1
+    )
+    before = signal.getsignal(signal.SIGTERM)
+    result = train(config, report=lambda elapsed, text: os.kill(os.getpid(), signal.SIGTERM))
+    assert result.counters.seconds < 60
+    assert QNetwork.load(tmp_path / "learned.npz").meta["samples"] == result.counters.samples
+    assert signal.getsignal(signal.SIGTERM) is before

@@ -159,6 +159,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="moves labelled per decision in those rounds (default %(default)s)",
     )
     parser.add_argument(
+        "--margin",
+        type=float,
+        default=0.1,
+        help="how much more than the greedy choice a move must be worth for the bot to play "
+        "it, in the curve's games and the exported weights (default %(default)s)",
+    )
+    parser.add_argument(
         "--eval-every",
         type=_positive(float),
         default=600.0,
@@ -222,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
         greedy_share=args.greedy_share,
         rollout_share=args.rollout_share,
         rollout_moves=args.rollout_moves,
+        margin=args.margin,
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         checkpoint_every=args.checkpoint_every,

@@ -25,6 +25,7 @@ from __future__ import annotations
 import csv
 import json
 import random
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -71,6 +72,7 @@ class TrainConfig:
     greedy_share: float = 0.5
     rollout_share: float = 0.0
     rollout_moves: int = 8
+    margin: float = 0.1  # the bot's margin over the greedy choice, in evaluation and export
     eval_every: float = 600.0
     eval_deals: int = 100
     checkpoint_every: float = 300.0
@@ -160,6 +162,7 @@ def _meta(config: TrainConfig, counters: Counters) -> dict[str, Any]:
         "rounds": counters.rounds,
         "updates": counters.updates,
         "cpu_hours": round(counters.cpu_hours, 3),
+        "margin": config.margin,
     }
 
 
@@ -311,6 +314,9 @@ class _Run:
         if self.counters.samples == 0:
             last_eval -= config.eval_every  # a first point at the start
         interrupted = False
+        # Ctrl-C or a plain kill (SIGTERM, which Ray's own handler would turn into an exit
+        # without a checkpoint) stops the run the same way: checkpoint, then return.
+        previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
             while self.elapsed() < config.minutes * 60.0 and (
                 config.samples is None or self.counters.samples < config.samples
@@ -337,6 +343,7 @@ class _Run:
         except KeyboardInterrupt:
             interrupted = True  # stopped by hand: keep what was learned
         finally:
+            signal.signal(signal.SIGTERM, previous)
             for actor in self.actors:
                 ray.kill(actor)
         try:
@@ -420,6 +427,10 @@ class _Run:
             f"{counters.samples:,} samples ({rate:,.0f}/s), {counters.updates:,} updates "
             f"({updates:.1f}/s), loss {_mean(self.losses[-200:]):.3f}{versus}"
         )
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _mean(values: list[float]) -> float:
