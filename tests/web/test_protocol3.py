@@ -1,0 +1,200 @@
+"""Protocol 3 at the table, through the page: the end-of-round pause and Ready, chat and
+quick phrases between two people (and its rate limit), presence, the host's tools, a seat
+handed to a new device, the replay list's winner and rounds. Skipped against a server that
+does not speak protocol 3 yet.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+from typing import Any
+
+import pytest
+
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+@pytest.fixture(autouse=True)
+def _protocol_3(server_url: str) -> None:
+    with _DIRECT.open(f"{server_url}/api/config", timeout=5) as answer:
+        if json.loads(answer.read()).get("protocol", 0) < 3:
+            pytest.skip("the server does not speak protocol 3 yet")
+
+
+def _create(page: Any, server_url: str, options: dict[str, Any]) -> dict[str, Any]:
+    page.goto(server_url)
+    body: dict[str, Any] = page.evaluate(
+        """async (options) => {
+            const response = await fetch('/api/tables', {method: 'POST',
+                headers: {'Content-Type': 'application/json'}, body: JSON.stringify(options)});
+            const body = await response.json();
+            localStorage.setItem(`414.table.${body.code}`,
+                JSON.stringify({seat: body.seat, token: body.token}));
+            return body;
+        }""",
+        options,
+    )
+    page.goto(f"{server_url}{body['link']}")
+    return body
+
+
+def _join(page: Any, link: str, name: str, seat: int) -> None:
+    page.goto(link)
+    page.fill("[data-testid=lobby-name]", name)
+    page.click(f"[data-testid=take-seat-{seat}]")
+    page.locator(f"[data-testid=lobby-seat-{seat}].mine").wait_for()
+
+
+def _act(page: Any) -> None:
+    """One decision from the keyboard: the hint's move, else pass."""
+    prompt = page.locator("#game").get_attribute("data-prompt")
+    page.keyboard.press("h")
+    page.wait_for_function("p => document.getElementById('game').dataset.hinted === p", arg=prompt)
+    page.keyboard.press("Enter" if page.locator("[data-testid=play]").is_enabled() else "p")
+    page.wait_for_function("p => document.getElementById('game').dataset.prompt !== p", arg=prompt)
+
+
+def test_the_round_ends_with_a_pause_until_everyone_is_ready(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("host", 1366, 800)
+    _create(page, server_url, {"name": "Ann", "players": 2, "hooking": False,
+                               "round_pause_seconds": 60})  # fmt: skip
+    page.click("[data-testid=fill-bots]")
+    page.locator("[data-testid=start]:enabled").click()
+    end = page.locator("[data-testid=round-end]")
+    deadline = time.monotonic() + 120
+    while not end.is_visible() and time.monotonic() < deadline:
+        if (
+            page.locator("#game[data-decision=play]").count()
+            or page.locator("#game[data-decision=return]").count()
+        ):
+            _act(page)
+        else:
+            time.sleep(0.05)
+    assert end.is_visible(), "round 1 did not end"
+    # The pause: results, the cards still held face up, no turn timer, the round stays.
+    text = end.inner_text()
+    assert "Round 1 is over" in text
+    assert re.search(r"wins the round", text)
+    assert page.locator("[data-testid^=held-]").count() >= 1
+    assert page.locator("[data-testid=results]").is_hidden(), "no dialog over the table"
+    assert page.locator("[data-testid=status] [data-testid=timer]").count() == 0
+    assert page.locator("[data-testid=last-trick] .trick-line").count() >= 1
+    time.sleep(1.0)
+    assert page.locator("#game").get_attribute("data-round") == "1"
+    page.click("[data-testid=ready]")
+    page.locator("#game[data-round='2']").wait_for(timeout=10_000)
+    assert end.is_hidden()
+    assert page.locator("[data-testid=hand-card]").count() > 0
+
+
+def test_chat_quick_phrases_mute_and_the_rate_limit_between_two_people(
+    server_url: str, new_page: Any
+) -> None:
+    host = new_page("host", 1366, 800)
+    table = _create(host, server_url, {"name": "Ann", "players": 4})
+    link = f"{server_url}{table['link']}"
+    friend = new_page("friend", 1280, 800, locale="de-DE")
+    _join(friend, link, "Bob", 1)
+    watcher = new_page("watcher", 390, 844)
+    watcher.goto(link)
+    host.locator("[data-testid=lobby-presence]", has_text="1").wait_for()
+    host.click("[data-testid=fill-bots]")
+    host.locator("[data-testid=start]:enabled").click()
+    for page in (host, friend):
+        page.locator("[data-testid=chat-input]").wait_for()
+    host.fill("[data-testid=chat-input]", "<b>hello</b> friends")
+    host.click("[data-testid=chat-send]")
+    line = friend.locator("[data-testid=chat-line]", has_text="hello")
+    line.wait_for()
+    assert line.inner_text().startswith("Ann: <b>hello</b> friends"), "shown as text only"
+    friend.locator("[data-testid=bubble-0]").wait_for()
+    friend.click("[data-testid=phrase-well_played]")
+    host.locator("[data-testid=chat-line]", has_text="Well played!").wait_for()
+    friend.locator("[data-testid=chat-line]", has_text="Gut gespielt!").wait_for()
+    # Spectators read along but may not write unless the host allows it.
+    watcher.locator("[data-testid=open-side]").click()
+    watcher.locator("[data-testid=chat-line]", has_text="hello").wait_for()
+    assert watcher.locator("[data-testid=chat-form]").is_hidden()
+    assert host.locator("[data-testid=presence]").inner_text().startswith("1")
+    # Five lines in ten seconds; the sixth is refused with the time to wait.
+    for n in range(6):
+        host.fill("[data-testid=chat-input]", f"line {n}")
+        host.click("[data-testid=chat-send]")
+    host.locator("[data-testid=toast].error", has_text="Slow down").wait_for()
+    # Muting Ann hides her lines on Bob's device only.
+    friend.locator("[data-testid=chat-line]", has_text="hello").locator(
+        "[data-testid=chat-mute]"
+    ).click()
+    assert friend.locator("[data-testid=chat-line]", has_text="Ann:").count() == 0
+    assert host.locator("[data-testid=chat-line]", has_text="Ann:").count() > 0
+
+
+def test_a_seat_moves_to_a_new_device_with_a_one_time_link(server_url: str, new_page: Any) -> None:
+    host = new_page("host", 1366, 800)
+    table = _create(host, server_url, {"name": "Ann", "players": 4})
+    link = f"{server_url}{table['link']}"
+    old = new_page("old-phone", 1366, 800)
+    _join(old, link, "Bob", 1)
+    host.click("[data-testid=fill-bots]")
+    host.locator("[data-testid=start]:enabled").click()
+    old.locator("[data-testid=hand-card]").first.wait_for()
+    cards = old.locator("[data-testid=hand-card]").count()
+    old.click("[data-testid=handoff-1]")
+    claim_link = old.input_value("[data-testid=handoff-link]")
+    assert re.fullmatch(rf"{re.escape(link)}#claim=\S+", claim_link), claim_link
+    new = new_page("new-phone", 390, 844)
+    new.goto(claim_link)
+    new.fill("[data-testid=claim-name]", "Bob")
+    new.click("[data-testid=claim-seat]")
+    new.locator("[data-testid=seat-1].me").wait_for()
+    assert new.locator("[data-testid=hand-card]").count() == cards
+    old.locator("[data-testid=toast].error").wait_for()
+    old.locator("[data-testid=hand-card]").first.wait_for(state="detached")
+
+
+def test_the_host_removes_a_player_pauses_and_turns_the_card_counter_off(
+    server_url: str, new_page: Any
+) -> None:
+    host = new_page("host", 1366, 800)
+    table = _create(host, server_url, {"name": "Ann", "players": 4})
+    link = f"{server_url}{table['link']}"
+    guest = new_page("guest", 1366, 800)
+    _join(guest, link, "Cy", 2)
+    host.click("[data-testid=kick-2]")
+    guest.locator("[data-testid=toast].error").wait_for()
+    guest.locator("[data-testid=take-seat-2]").wait_for()
+    _join(guest, link, "Cy", 3)
+    host.locator("[data-testid=move-3]").select_option("1")
+    guest.locator("[data-testid=lobby-seat-1].mine").wait_for()
+    host.click("[data-testid=fill-bots]")
+    host.locator("[data-testid=start]:enabled").click()
+    guest.locator("[data-testid=counter-section]").wait_for()
+    host.uncheck("[data-testid=host-counter]")
+    guest.locator("[data-testid=counter-section]").wait_for(state="hidden")
+    host.click("[data-testid=host-pause]")
+    guest.locator("[data-testid=status]", has_text="paused").wait_for()
+    host.click("[data-testid=host-pause]")
+    guest.locator("[data-testid=status]", has_text="paused").wait_for(state="detached")
+
+
+def test_the_replay_list_names_each_match_with_its_winner_and_rounds(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("host", 1280, 800)
+    table = _create(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 0.05,
+                                       "hook_seconds": 0.05, "hook_mode": "fast"})  # fmt: skip
+    page.click("[data-testid=fill-bots]")
+    page.locator("[data-testid=start]:enabled").click()
+    page.locator("[data-testid=match-winner]").wait_for(timeout=120_000)
+    page.click("[data-testid=open-replay]")
+    page.locator("[data-testid=replay-step]").wait_for()
+    label = page.locator("[data-testid=replay-match] option").first.text_content() or ""
+    assert re.fullmatch(r"Match 1: Team [AB] won in \d+ rounds", label), label
+    with _DIRECT.open(f"{server_url}/api/tables/{table['code']}/replays", timeout=5) as answer:
+        entry = json.loads(answer.read())["matches"][0]
+    assert str(entry["rounds"]) in label
