@@ -63,7 +63,7 @@ def _act(page: Any, seat: int, stats: Stats) -> bool:
     except PlaywrightTimeoutError:
         # A dialog (round results, a hook offer) can open between looking and clicking,
         # as it can under a person's finger: deal with it first, then decide again.
-        if _visible(page, "results") or _visible(page, "offer"):
+        if _visible(page, "results") or _visible(page, "offer") or _visible(page, "round-end"):
             return True
         raise
 
@@ -99,6 +99,12 @@ def _act_once(page: Any, seat: int, stats: Stats) -> bool:
     if _visible(page, "results"):
         stats.results_seen[seat].append(page.inner_text("[data-testid=results]"))
         page.click("[data-testid=results-close]")
+        return True
+    ready = page.locator("[data-testid=ready]:enabled")
+    if _visible(page, "round-end") and ready.count():
+        # The end-of-round pause: read the results on the table, then say Ready.
+        stats.results_seen[seat].append(page.inner_text("[data-testid=round-end]"))
+        ready.click(timeout=CLICK_TIMEOUT_MS)
         return True
     if _visible(page, "offer"):
         _check_offer(page, stats)
@@ -202,6 +208,8 @@ def test_two_friends_and_bots_play_through_hooks_and_tribute(
         for seat, page in pages.items():
             acted = _act(page, seat, stats) or acted
         rounds_done = min(len(seen) for seen in stats.results_seen.values())
+        if _game(host, "round") not in ("", "1"):
+            rounds_done = max(rounds_done, 1)  # a short end-of-round pause may pass unseen
         if not reloaded and stats.plays[1] >= 2:
             # A refresh keeps the seat: the token is in localStorage, the hand comes back.
             cards = guest.locator("[data-testid=count-1]").inner_text()
@@ -235,9 +243,9 @@ def test_two_friends_and_bots_play_through_hooks_and_tribute(
     assert sum(stats.returns.values()) > 0, f"no person had a tribute card to return: {stats}"
     # The round chip brings the last results back.
     guest.click("[data-testid=last-results]")
-    assert "wins the round" in guest.locator("[data-testid=results]").inner_text()
+    result_text = guest.locator("[data-testid=results]").inner_text()
+    assert "wins the round" in result_text
     guest.click("[data-testid=results-close]")
-    result_text = stats.results_seen[0][0]
     assert "Ann" in result_text and "Bob" in result_text
     assert re.search(r"wins the round", result_text)
     # Tribute is public: every page lists who paid which card to whom.

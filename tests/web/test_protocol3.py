@@ -145,6 +145,7 @@ def test_a_seat_moves_to_a_new_device_with_a_one_time_link(server_url: str, new_
     old.locator("[data-testid=hand-card]").first.wait_for()
     cards = old.locator("[data-testid=hand-card]").count()
     old.click("[data-testid=handoff-1]")
+    old.locator("[data-testid=handoff-box]").wait_for()
     claim_link = old.input_value("[data-testid=handoff-link]")
     assert re.fullmatch(rf"{re.escape(link)}#claim=\S+", claim_link), claim_link
     new = new_page("new-phone", 390, 844)

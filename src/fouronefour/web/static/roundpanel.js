@@ -54,7 +54,7 @@ export function renderRoundPanel(view) {
   const state = session.state;
   const grouped = groupTricks(view.view.log, view.view.players);
   renderLastTrick($("last-trick"), view, grouped);
-  const counterOn = state.table.options.card_counter !== false;
+  const counterOn = (state.table.settings || {}).card_counter !== false;
   $("counter-section").hidden = !counterOn;
   if (counterOn) renderCounter($("counter"), view);
   renderLog($("log"), view);
