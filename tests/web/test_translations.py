@@ -63,7 +63,15 @@ def test_every_key_the_client_names_exists() -> None:
     missing = sorted(_keys_used_by_the_client() - set(english))
     assert not missing
     dynamic = [
-        *(f"bot_{name}" for name in ("random", "greedy", "search")),
+        *(f"bot_{name}" for name in ("random", "greedy", "search", "learned")),
+        *(
+            f"phrase_{key}"
+            for key in (
+                "good_luck", "well_played", "thanks", "hurry_up", "oops", "wow", "sorry",
+                "good_game", "emote_smile", "emote_laugh", "emote_clap", "emote_think",
+                "emote_sad", "emote_angry",
+            )
+        ),
         *(f"kind_{kind}" for kind in ("single", "pair", "straight", "double_dragon", "bomb")),
         "team_a", "team_b", "hook_done", "unhook_done", "offer_hook", "offer_unhook",
         "window_hook", "window_unhook", "window_open_hook", "window_open_unhook",

@@ -12,7 +12,7 @@ import { showError, toast } from "./toast.js";
 import { ApiError } from "./net.js";
 
 const BUBBLE_MS = 4000;
-let phrases = ["good_luck", "well_played", "thanks", "hurry_up", "oops", "wow"];
+let phrases = ["good_luck", "well_played", "thanks", "hurry_up", "oops", "wow", "sorry", "good_game"];
 
 /** Who a line is from, as a key for muting: a seat's player, or a spectator's name. */
 function senderKey(line) {

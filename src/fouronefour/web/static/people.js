@@ -15,7 +15,7 @@ export function renderPresence() {
   const presence = session.state.presence;
   for (const chip of document.querySelectorAll(".presence-chip")) {
     const count = presence ? presence.spectators : 0;
-    chip.hidden = !presence;
+    chip.hidden = !presence || !count; // nobody watching: nothing to say
     chip.textContent = t("watching_count", { n: count });
     const names = presence && presence.watchers.length ? `: ${presence.watchers.join(", ")}` : "";
     chip.title = t("watching_count", { n: count }) + names;
