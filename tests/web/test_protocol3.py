@@ -58,7 +58,7 @@ def _act(page: Any) -> None:
 
 
 def test_the_round_ends_with_a_pause_until_everyone_is_ready(
-    server_url: str, new_page: Any
+    server_url: str, new_page: Any, axe_problems: Any
 ) -> None:
     page = new_page("host", 1366, 800)
     _create(page, server_url, {"name": "Ann", "players": 2, "hooking": False,
@@ -84,6 +84,7 @@ def test_the_round_ends_with_a_pause_until_everyone_is_ready(
     assert page.locator("[data-testid=results]").is_hidden(), "no dialog over the table"
     assert page.locator("[data-testid=status] [data-testid=timer]").count() == 0
     assert page.locator("[data-testid=last-trick] .trick-line").count() >= 1
+    assert not axe_problems(page), axe_problems(page)
     time.sleep(1.0)
     assert page.locator("#game").get_attribute("data-round") == "1"
     page.click("[data-testid=ready]")
