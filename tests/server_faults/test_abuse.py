@@ -433,3 +433,34 @@ async def _started(server: LiveServer) -> tuple[str, list[str], list[Conn]]:
     for conn in conns:
         await conn.close()
     return code, tokens, conns
+
+
+def test_guessing_invite_codes_is_throttled_per_address(server: LiveServer) -> None:
+    """Codes could be tried ~500 a second. An address may ask for 10 codes that are no
+    table, then one every 10 s; meanwhile every lookup from it is refused, a real table's
+    too (a refusal tells nothing), over HTTP and WebSocket; other addresses go on."""
+    code, _ = create_table(server)
+
+    def get(path: str, address: str) -> httpx.Response:
+        transport = httpx.HTTPTransport(local_address=address)
+        with httpx.Client(base_url=server.http, transport=transport, timeout=5) as http:
+            return http.get(path)
+
+    guesses = [get(f"/api/tables/ZZZZ{n:02d}", "127.0.3.1") for n in range(10)]
+    assert {g.status_code for g in guesses} == {404}
+    refused = [get(path, "127.0.3.1") for path in ("/api/tables/ZZZZ99", f"/api/tables/{code}")]
+    for answer in refused:
+        assert answer.status_code == 429, answer.text
+        assert answer.json()["error"]["code"] == "rate_limited"
+        assert 1 <= int(answer.headers["Retry-After"]) <= 10
+
+    async def watch(address: str) -> Conn:
+        ws = await connect(
+            f"{server.ws}/ws/{code}", compression=None, open_timeout=5, local_addr=(address, 0)
+        )
+        conn = Conn(ws)
+        await asyncio.wait_for(conn._reader, 5)
+        return conn
+
+    assert refusal(asyncio.run(watch("127.0.3.1"))) == "rate_limited"
+    assert get(f"/api/tables/{code}", "127.0.3.2").status_code == 200

@@ -40,6 +40,7 @@ from .table import (
     MIN_PLAYERS,
     NAME_LENGTH,
     TURN_SECONDS_RANGE,
+    Table,
 )
 
 log = logging.getLogger(__name__)
@@ -120,6 +121,35 @@ class AddressLimiter:
             )
 
 
+class FailedLookups:
+    """Invite codes are short enough to guess (31^6, and every table's code is one of
+    them): each client address may ask for ``burst`` codes that are no table, then one every
+    ``1 / rate_per_second`` seconds. While it has none left, every lookup from it is refused
+    (``rate_limited``), a table's code too, so that a refusal tells nothing. Loopback
+    clients are not limited, unless ``limit_loopback`` (AddressLimiter says why)."""
+
+    def __init__(self, rate_per_second: float, burst: int, limit_loopback: bool) -> None:
+        self._buckets = AddressBuckets(rate_per_second, burst)
+        self._limit_loopback = limit_loopback
+
+    def find(self, registry: TableRegistry, code: str, host: str | None) -> Table:
+        key = address_key(host, self._limit_loopback)
+        if key is not None:
+            wait = self._buckets.wait(key)
+            if wait:
+                seconds = max(1, math.ceil(min(3600.0, wait)))
+                raise RateLimited(
+                    f"too many unknown table codes asked for from {key}: try again in {seconds} s",
+                    seconds,
+                )
+        try:
+            return registry.get(code)
+        except TableError as error:
+            if key is not None and error.code is ErrorCode.TABLE_NOT_FOUND:
+                self._buckets.take(key)
+            raise
+
+
 def create_app(
     config: ServerConfig,
     storage: Storage | None = None,
@@ -134,6 +164,14 @@ def create_app(
     limiter = AddressLimiter(
         config.http_rate_per_second, config.http_rate_burst, config.limit_loopback
     )
+    lookups = FailedLookups(
+        config.lookup_rate_per_second, config.lookup_burst, config.limit_loopback
+    )
+
+    def find(code: str, client: Any) -> Table:
+        """The table of ``code`` for a client (``request.client``, ``websocket.client``)."""
+        return lookups.find(registry, code, client.host if client else None)
+
     admission = Admission(
         config.max_connections_per_seat,
         config.max_spectators_per_table,
@@ -269,9 +307,9 @@ def create_app(
         )
 
     @app.get("/api/tables/{code}")
-    async def get_table(code: str) -> Response:
+    async def get_table(code: str, request: Request) -> Response:
         try:
-            return _json(registry.get(code).summary())
+            return _json(find(code, request.client).summary())
         except TableError as error:
             return _error(error)
 
@@ -282,7 +320,7 @@ def create_app(
             # The body first: no wait between finding the table and changing it (a table
             # left alone may be dropped from memory meanwhile, registry.py).
             data = await _json_body(request)
-            table = registry.get(code)
+            table = find(code, request.client)
             token = table.seating.join(data.get("name"), data.get("seat"))
             seat = table.seat_for_token(token)
         except TableError as error:
@@ -292,9 +330,9 @@ def create_app(
         return _json({"seat": seat, "token": token, "table": table.summary()})
 
     @app.get("/api/tables/{code}/replays")
-    async def replays(code: str) -> Response:
+    async def replays(code: str, request: Request) -> Response:
         try:
-            table = registry.get(code)
+            table = find(code, request.client)
         except TableError as error:
             return _error(error)
         numbers = list(table.finished_matches)
@@ -311,9 +349,9 @@ def create_app(
         return _json({"matches": await run_in_threadpool(load)})
 
     @app.get("/api/tables/{code}/replays/{match}")
-    async def replay(code: str, match: str) -> Response:
+    async def replay(code: str, match: str, request: Request) -> Response:
         try:
-            table = registry.get(code)
+            table = find(code, request.client)
             # (Parsed here, not by FastAPI: its refusal would not be this API's error body.)
             number = int(match) if match.isascii() and match.isdigit() and len(match) < 10 else 0
             if number not in table.finished_matches:
@@ -342,7 +380,7 @@ def create_app(
     async def websocket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
         try:
-            table = registry.get(code)
+            table = find(code, websocket.client)
         except TableError as error:
             await refuse(websocket, error)
             return

@@ -40,6 +40,10 @@ class ServerConfig:
     #: table, take a seat): a second and burst; loopback clients are not limited (app.py).
     http_rate_per_second: float = 1.0
     http_rate_burst: int = 20
+    #: Token bucket per client address for asking for a table code that is no table (HTTP
+    #: or WebSocket): a second and burst; loopback clients are not limited (app.py).
+    lookup_rate_per_second: float = 0.1
+    lookup_burst: int = 10
     #: Messages a connection sends before the time its last rate_limited refusal named
     #: (one forgiven a second) tolerated before it is closed: waiting as told never counts.
     rate_strikes: int = 20

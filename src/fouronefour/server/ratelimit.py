@@ -97,6 +97,11 @@ class AddressBuckets:
             return 0.0
         return bucket.wait(now)
 
+    def wait(self, key: str) -> float:
+        """The seconds until ``key`` has a token (0.0: it has one), taking none."""
+        bucket = self._buckets.get(key)
+        return 0.0 if bucket is None else bucket.wait(self._clock())
+
     def _sweep(self, now: float) -> None:
         self._buckets = {k: b for k, b in self._buckets.items() if not b.full(now)}
         self._sweep_at = max(self.MIN_SWEEP, 2 * len(self._buckets))
