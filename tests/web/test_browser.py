@@ -318,7 +318,7 @@ def test_a_finished_match_shows_the_winner_replays_and_plays_again(
     )  # fmt: skip
     page.click("[data-testid=fill-bots]")
     # A toast of the lobby does not stay into the game's next round (issue 13, item 7): the
-    # page's clock stands still meanwhile, so the toast cannot just time out.
+    # page's clock moves a frame at a time meanwhile, so the toast cannot just time out.
     page.click("[data-testid=copy-link]")
     page.locator("[data-testid=toast]").wait_for()
     page.clock.pause_at(page.evaluate("Date.now()") + 500)
@@ -326,7 +326,8 @@ def test_a_finished_match_shows_the_winner_replays_and_plays_again(
     deadline = time.monotonic() + 30
     round_shown = "() => (document.getElementById('game').dataset.round || '0')"
     while int(page.evaluate(round_shown)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)  # the page's own timers stand still: poll from here
+        page.clock.run_for(16)  # one frame at a time: far from the toast's 3.5 s
+        time.sleep(0.05)
     assert int(page.evaluate(round_shown)) >= 2
     assert page.locator("[data-testid=toast]").is_hidden(), "the lobby's toast is still shown"
     page.clock.resume()

@@ -87,10 +87,24 @@ def test_the_round_ends_with_a_pause_until_everyone_is_ready(
     assert not axe_problems(page), axe_problems(page)
     time.sleep(1.0)
     assert page.locator("#game").get_attribute("data-round") == "1"
+    # Between rounds the host hands the bot's seat to a friend who just arrived.
+    page.click("[data-testid=handoff-1]")
+    page.locator("[data-testid=handoff-box]").wait_for()
+    friend = new_page("friend", 390, 844)
+    friend.goto(page.input_value("[data-testid=handoff-link]"))
+    friend.fill("[data-testid=claim-name]", "Bo")
+    friend.click("[data-testid=claim-seat]")
+    friend.locator("[data-testid=ready]:enabled").wait_for()
+    page.locator("[data-testid=round-end-waiting]", has_text="Bo").wait_for()
     page.click("[data-testid=ready]")
-    page.locator("#game[data-round='2']").wait_for(timeout=10_000)
-    assert end.is_hidden()
-    assert page.locator("[data-testid=hand-card]").count() > 0
+    time.sleep(0.5)
+    assert page.locator("#game").get_attribute("data-round") == "1", "Bo is not ready yet"
+    friend.click("[data-testid=ready]")
+    for player in (page, friend):
+        player.locator("#game[data-round='2']").wait_for(timeout=10_000)
+        assert player.locator("[data-testid=round-end]").is_hidden()
+        assert player.locator("[data-testid=hand-card]").count() > 0
+    assert friend.locator("[data-testid=seat-1].me").count() == 1
 
 
 def test_chat_quick_phrases_mute_and_the_rate_limit_between_two_people(
@@ -122,6 +136,11 @@ def test_chat_quick_phrases_mute_and_the_rate_limit_between_two_people(
     watcher.locator("[data-testid=chat-line]", has_text="hello").wait_for()
     assert watcher.locator("[data-testid=chat-form]").is_hidden()
     assert host.locator("[data-testid=presence]").inner_text().startswith("1")
+    host.check("[data-testid=host-spectator-chat]")
+    watcher.locator("[data-testid=chat-form]").wait_for()
+    watcher.fill("[data-testid=chat-input]", "hi from the rail")
+    watcher.click("[data-testid=chat-send]")
+    host.locator("[data-testid=chat-line].spectator", has_text="hi from the rail").wait_for()
     # Five lines in ten seconds; the sixth is refused with the time to wait.
     for n in range(6):
         host.fill("[data-testid=chat-input]", f"line {n}")
@@ -192,9 +211,14 @@ def test_the_replay_list_names_each_match_with_its_winner_and_rounds(
                                        "hook_seconds": 0.05, "hook_mode": "fast"})  # fmt: skip
     page.click("[data-testid=fill-bots]")
     page.locator("[data-testid=start]:enabled").click()
+    page.fill("[data-testid=chat-input]", "gl hf")
+    page.click("[data-testid=chat-send]")
     page.locator("[data-testid=match-winner]").wait_for(timeout=120_000)
     page.click("[data-testid=open-replay]")
     page.locator("[data-testid=replay-step]").wait_for()
+    # The chat is in the replay, from the step it was said.
+    page.click("#replay-last")
+    page.locator("[data-testid=replay-chat]", has_text="gl hf").wait_for()
     label = page.locator("[data-testid=replay-match] option").first.text_content() or ""
     assert re.fullmatch(r"Match 1: Team [AB] won in \d+ rounds", label), label
     with _DIRECT.open(f"{server_url}/api/tables/{table['code']}/replays", timeout=5) as answer:

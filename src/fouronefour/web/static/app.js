@@ -58,6 +58,30 @@ function render() {
   renderPresence();
 }
 
+// Updates can come in bursts (bots at speed, the missed updates after a reconnect): the
+// state takes each at once, the screen is drawn once per frame from the latest state.
+let drawing = null; // messages since the last drawing, or null when none is due
+
+function drawSoon(message) {
+  if (drawing) {
+    drawing.push(message);
+    return;
+  }
+  drawing = [message];
+  // A hidden tab gets no animation frames; it is drawn all the same.
+  if (document.hidden) setTimeout(draw, 50);
+  else requestAnimationFrame(draw);
+}
+
+function draw() {
+  const messages = drawing || [];
+  drawing = null;
+  render();
+  for (const message of messages) chatChange(null, session.state, message);
+  const moved = messages.filter((message) => eventTypes(message).has("play") || eventTypes(message).has("hook") || eventTypes(message).has("unhook"));
+  if (moved.length) animateChange(moved[moved.length - 1]);
+}
+
 function replays() {
   openReplays(session.state.code, "screen-table");
 }
@@ -202,11 +226,9 @@ async function main() {
     if (message.type === "update" || message.type === "snapshot" || message.type === "welcome") {
       onResultsChange(previous, next, message);
       if (eventTypes(message).has("round_start")) clearToast(); // last round's news is old
-      render();
       announceChange(previous, next, message);
       alertChange(previous, next);
-      animateChange(message);
-      chatChange(previous, next, message);
+      drawSoon(message);
     } else if (message.type === "presence") {
       renderPresence();
     }
