@@ -135,7 +135,7 @@ def test_chat_quick_phrases_mute_and_the_rate_limit_between_two_people(
     watcher.locator("[data-testid=open-side]").click()
     watcher.locator("[data-testid=chat-line]", has_text="hello").wait_for()
     assert watcher.locator("[data-testid=chat-form]").is_hidden()
-    assert host.locator("[data-testid=presence]").inner_text().startswith("1")
+    host.locator("[data-testid=presence]", has_text="1 watching").wait_for()  # coalesced, ~1/s
     host.check("[data-testid=host-spectator-chat]")
     watcher.locator("[data-testid=chat-form]").wait_for()
     watcher.fill("[data-testid=chat-input]", "hi from the rail")
@@ -211,14 +211,17 @@ def test_the_replay_list_names_each_match_with_its_winner_and_rounds(
                                        "hook_seconds": 0.05, "hook_mode": "fast"})  # fmt: skip
     page.click("[data-testid=fill-bots]")
     page.locator("[data-testid=start]:enabled").click()
-    page.fill("[data-testid=chat-input]", "gl hf")
-    page.click("[data-testid=chat-send]")
     page.locator("[data-testid=match-winner]").wait_for(timeout=120_000)
-    page.click("[data-testid=open-replay]")
+    # A line said once the match is over still belongs to its replay.
+    page.click("[data-testid=results-close]")
+    page.fill("[data-testid=chat-input]", "gg all")
+    page.click("[data-testid=chat-send]")
+    page.locator("[data-testid=chat-line]", has_text="gg all").wait_for()
+    page.click("[data-testid=status-replay]")
     page.locator("[data-testid=replay-step]").wait_for()
     # The chat is in the replay, from the step it was said.
     page.click("#replay-last")
-    page.locator("[data-testid=replay-chat]", has_text="gl hf").wait_for()
+    page.locator("[data-testid=replay-chat]", has_text="gg all").wait_for()
     label = page.locator("[data-testid=replay-match] option").first.text_content() or ""
     assert re.fullmatch(r"Match 1: Team [AB] won in \d+ rounds", label), label
     with _DIRECT.open(f"{server_url}/api/tables/{table['code']}/replays", timeout=5) as answer:
