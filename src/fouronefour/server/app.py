@@ -7,6 +7,7 @@ import contextlib
 import gc
 import logging
 import math
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from .lessons import router as lessons_router
 from .ratelimit import AddressBuckets, address_key
 from .registry import TableRegistry
 from .replay import build_replay
+from .retention import Retention, keep_tidy
 from .storage import GroupCommitStorage, Storage
 from .table import (
     HOOK_SECONDS_RANGE,
@@ -44,6 +46,8 @@ from .table import (
 )
 
 log = logging.getLogger(__name__)
+
+Seat = dict[str, Any]
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -178,8 +182,12 @@ def create_app(
         config.max_spectators_per_address,
     )
 
+    # Old tables leave the database; their finished matches stay (retention.py).
+    retention: Retention | None = None
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        nonlocal retention
         loop = asyncio.get_running_loop()
         if gate is not None:
             gate.bind(loop)
@@ -192,10 +200,23 @@ def create_app(
         collector = asyncio.create_task(
             keep_collections_short(config.gc_freeze_seconds, config.gc_full_seconds)
         )
+        path = getattr(storage, "path", ":memory:")
+        tidying = None
+        if path != ":memory:":
+            try:
+                retention = Retention(path, config.keep_days, config.keep_replay_days)
+            except sqlite3.Error as error:  # (a read-only file: nothing to delete anyway)
+                log.warning("old tables are kept: %s", error)
+        if retention is not None and config.keep_days > 0:
+            tidying = asyncio.create_task(keep_tidy(retention, registry))
         try:
             yield
         finally:
             collector.cancel()
+            if tidying is not None:
+                tidying.cancel()
+            if retention is not None:
+                retention.close()
             runner.close()
             registry.storage.close()
 
@@ -329,18 +350,32 @@ def create_app(
             await gate.wait_durable(gate.staged_seq)
         return _json({"seat": seat, "token": token, "table": table.summary()})
 
+    async def finished(code: str, client: Any) -> tuple[str, dict[int, list[Seat]], int]:
+        """A table's code, its finished matches with their seats (seat, name, kind) and its
+        current match number; for a deleted table, its kept matches (retention.py)."""
+        try:
+            table = find(code, client)
+        except TableError as error:
+            if error.code is not ErrorCode.TABLE_NOT_FOUND or retention is None:
+                raise
+            archived = await run_in_threadpool(retention.archived, code.upper())
+            if not archived:
+                raise
+            return code.upper(), archived, max(archived)
+        seats: list[Seat] = [{"seat": s.seat, "name": s.name, "kind": s.kind} for s in table.seats]
+        return table.code, dict.fromkeys(table.finished_matches, seats), table.match_number
+
     @app.get("/api/tables/{code}/replays")
     async def replays(code: str, request: Request) -> Response:
         try:
-            table = find(code, request.client)
+            code, matches, _ = await finished(code, request.client)
         except TableError as error:
             return _error(error)
-        numbers = list(table.finished_matches)
 
         def load() -> list[dict[str, Any]]:
             listing = []
-            for number in numbers:
-                stored = registry.storage.load_match(table.code, number)
+            for number in matches:
+                stored = registry.storage.load_match(code, number)
                 if stored is None:
                     continue
                 listing.append({"match": number, "moves": len(stored.moves)})
@@ -351,11 +386,11 @@ def create_app(
     @app.get("/api/tables/{code}/replays/{match}")
     async def replay(code: str, match: str, request: Request) -> Response:
         try:
-            table = find(code, request.client)
+            code, matches, current = await finished(code, request.client)
             # (Parsed here, not by FastAPI: its refusal would not be this API's error body.)
             number = int(match) if match.isascii() and match.isdigit() and len(match) < 10 else 0
-            if number not in table.finished_matches:
-                if 1 <= number <= table.match_number:
+            if number not in matches:
+                if 1 <= number <= current:
                     raise TableError(
                         ErrorCode.MATCH_IN_PROGRESS,
                         f"match {number} is not over: no replay while it is played",
@@ -363,11 +398,11 @@ def create_app(
                 raise TableError(ErrorCode.REPLAY_NOT_FOUND, f"no match {match!r} at this table")
         except TableError as error:
             return _error(error)
-        seats = [{"seat": s.seat, "name": s.name, "kind": s.kind} for s in table.seats]
+        seats = matches[number]
 
         def build() -> dict[str, Any] | None:
-            stored = registry.storage.load_match(table.code, number)
-            return None if stored is None else build_replay(table.code, stored, seats)
+            stored = registry.storage.load_match(code, number)
+            return None if stored is None else build_replay(code, stored, seats)
 
         body = await run_in_threadpool(build)
         if body is None:

@@ -88,6 +88,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="burst of those above --http-rate (default %(default)s)",
     )
     parser.add_argument(
+        "--keep-days",
+        type=float,
+        default=defaults.keep_days,
+        help="days a table not being played (lobby or finished) is kept after its last "
+        "change; its finished matches stay as replays (0: keep every table; default "
+        "%(default)s)",
+    )
+    parser.add_argument(
+        "--keep-replay-days",
+        type=float,
+        default=defaults.keep_replay_days,
+        help="days the finished matches of a deleted table stay as replays (0: for good; "
+        "default %(default)s)",
+    )
+    parser.add_argument(
         "--request-timeout",
         type=float,
         default=defaults.request_timeout,
@@ -131,6 +146,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         rate_burst=args.rate_burst,
         http_rate_per_second=args.http_rate,
         http_rate_burst=args.http_burst,
+        keep_days=args.keep_days,
+        keep_replay_days=args.keep_replay_days,
         request_timeout=args.request_timeout,
         hello_timeout=args.request_timeout,
         max_connections_per_address=args.max_connections_per_address,
@@ -183,6 +200,8 @@ def run(args: argparse.Namespace) -> int:
         problem = "--http-rate must be above 0 and --http-burst at least 1"
     elif not config.request_timeout > 0:
         problem = "--request-timeout must be above 0"
+    elif config.keep_days < 0 or config.keep_replay_days < 0:
+        problem = "--keep-days and --keep-replay-days must be 0 or more"
     elif config.max_connections_per_address < 1:
         problem = "--max-connections-per-address must be at least 1"
     if problem is not None:

@@ -52,6 +52,11 @@ class ServerConfig:
     #: may hold (loopback excepted unless ``limit_loopback``): guard.py.
     request_timeout: float = 10.0
     max_connections_per_address: int = 64
+    #: Days a table not being played (lobby, finished) is kept unchanged before it is
+    #: deleted, 0: for good; days its finished matches are kept after that, 0: for good
+    #: (retention.py).
+    keep_days: float = 30.0
+    keep_replay_days: float = 0.0
     #: Freeze the objects alive every this many seconds, collect everything every
     #: ``gc_full_seconds``: short collector pauses behind thousands of sockets (collector.py).
     gc_freeze_seconds: float = 10.0

@@ -63,6 +63,8 @@ class TableRegistry:
         self._holders: Counter[str] = Counter()  # code -> connections using it
         self._now = clock  # for idle times: monotonic
         self._services: TableServices | None = None
+        #: Codes whose tables are being deleted (retention.py): never read back meanwhile.
+        self.retiring: set[str] = set()
         self._seeds = seed_stream(config.seed)
 
     def start(self, scheduler: Scheduler, bots: BotRunner) -> None:
@@ -141,7 +143,7 @@ class TableRegistry:
 
     def _load(self, code: str) -> Table:
         not_found = TableError(ErrorCode.TABLE_NOT_FOUND, f"no table {code!r}")
-        if len(code) != CODE_LENGTH or not set(code) <= _CODE_CHARACTERS:
+        if len(code) != CODE_LENGTH or not set(code) <= _CODE_CHARACTERS or code in self.retiring:
             raise not_found
         try:
             stored = self.storage.load_table(code)
@@ -156,6 +158,24 @@ class TableRegistry:
         table.resume()
         self._keep(table)
         return table
+
+    def unload(self, code: str) -> bool:
+        """Drop ``code``'s table from memory if it is left alone (not being played, no
+        connection, untouched for ``table_idle_seconds``, everything written), as room is
+        made; True if it is not in memory now (retention.py may then delete it)."""
+        table = self.tables.get(code)
+        if table is None:
+            return True
+        if (
+            table.status == "playing"
+            or code in self._holders
+            or self._used[code] > self._now() - self.config.table_idle_seconds
+            or not self.storage.all_written
+        ):
+            return False
+        del self.tables[code]
+        del self._used[code]
+        return True
 
     def _make_room(self) -> None:
         """Below ``max_tables`` tables in memory, or refuse."""

@@ -274,7 +274,13 @@ class SqliteStorage:
 
     def table_exists(self, code: str) -> bool:
         with self._lock:
-            found = self._conn.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone()
+            # (A deleted table's code stays taken while its finished matches are kept as
+            # replays: retention.py.)
+            found = self._conn.execute(
+                "SELECT 1 FROM tables WHERE code = ? UNION ALL "
+                "SELECT 1 FROM matches WHERE code = ? LIMIT 1",
+                (code, code),
+            ).fetchone()
             return found is not None
 
     def _stored_table(self, row: tuple[Any, ...]) -> StoredTable:
