@@ -218,6 +218,15 @@ def test_headers_without_end_are_cut(server: LiveServer) -> None:
         _, said = _closed_after(s, time.monotonic(), 5)
     assert said.startswith(b"HTTP/1.1 431"), said[:100]
     assert orjson.loads(said.split(b"\r\n\r\n", 1)[1])["error"]["code"] == "too_large"
+    # Whole requests in one write: 20 KB of headers is refused, 10 KB is served.
+    for size, status in ((20_000, b"431"), (10_000, b"200")):
+        with socket.create_connection(("127.0.0.1", server.port)) as s:
+            headers = b"X-A: b\r\n" * (size // 8)
+            s.sendall(
+                b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + headers + b"\r\n"
+            )
+            _, said = _closed_after(s, time.monotonic(), 5)
+        assert said.startswith(b"HTTP/1.1 " + status), (size, said[:100])
 
 
 # ---------------------------------------------------------------- bodies

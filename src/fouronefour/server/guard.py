@@ -12,7 +12,8 @@ are in. So the server's HTTP protocol is uvicorn's own with two additions:
   deadline, ``ServerConfig.hello_timeout``.)
 - a request's line and headers are at most ``MAX_HEAD`` bytes (uvicorn's httptools parser
   keeps whatever comes: 300 MB of one header held 600 MB of memory); more is answered 431
-  and closed.
+  and closed. (Requests pipelined behind the first in one read are parsed with it: the
+  read's size bounds them.)
 - one client address (ratelimit.address_key: an IPv4 address, an IPv6 /64) holds at most
   ``per_address`` connections, WebSockets included; one more is answered 429
   ``too_many_connections`` and closed at once.
@@ -84,6 +85,7 @@ def guarded_protocol(
         # cycle; until then what arrives is counted against MAX_HEAD.
         _previous_cycle: object = None
         _head_bytes = 0
+        _tail = b""  # the last bytes of the head so far (its end may straddle two reads)
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
@@ -109,13 +111,17 @@ def guarded_protocol(
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
-            heading = self.cycle is self._previous_cycle
-            super().data_received(data)
-            if heading and self.cycle is self._previous_cycle:  # the headers go on
+            if self.cycle is self._previous_cycle:  # this request's head is still coming
+                end = (self._tail + data).find(b"\r\n\r\n")
+                head = len(data) if end < 0 else end + 4 - len(self._tail)
+                if self._head_bytes + head > MAX_HEAD:
+                    if not self.transport.is_closing():
+                        self.transport.write(too_large)
+                        self.transport.close()
+                    return
                 self._head_bytes += len(data)
-                if self._head_bytes > MAX_HEAD and not self.transport.is_closing():
-                    self.transport.write(too_large)
-                    self.transport.close()
+                self._tail = (self._tail + data)[-3:]
+            super().data_received(data)
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
@@ -129,6 +135,7 @@ def guarded_protocol(
             self._disarm()
             self._previous_cycle = self.cycle
             self._head_bytes = 0
+            self._tail = b""
             if not self.transport.is_closing():
                 self._deadline = self.loop.call_later(request_seconds, self._expired)
 
