@@ -95,3 +95,14 @@ def test_every_server_error_code_has_a_message() -> None:
     english = _strings("en")
     missing = sorted(c for c in codes - client_never_sends if f"error_{c}" not in english)
     assert not missing
+
+
+def test_the_style_sheet_closes_every_block() -> None:
+    # An unclosed block swallows every rule after it into the block's media query (a merge
+    # once left one open: the phone layout of everything below it was lost).
+    css = (WEB / "static" / "style.css").read_text(encoding="utf-8")
+    depth = 0
+    for number, line in enumerate(css.splitlines(), 1):
+        depth += line.count("{") - line.count("}")
+        assert depth >= 0, f"style.css:{number} closes a block that is not open"
+    assert depth == 0, "style.css leaves a block open"

@@ -68,8 +68,8 @@ export function renderLobby() {
       kick.addEventListener("click", () => request({ type: "kick", seat: seat.seat }).catch(showError));
       item.append(kick);
     }
-    if (state.host && seated) {
-      // ... and move people around: swap this seat with another.
+    if (state.host && seated && seat.kind !== "empty") {
+      // ... and move people around: swap this seat with another (an empty one too).
       const move = document.createElement("select");
       move.className = "seat-move";
       move.dataset.testid = `move-${seat.seat}`;
