@@ -401,6 +401,7 @@ class SeatClient:
         self.v: int | None = None
         self.you: dict[str, Any] | None = None
         self.answered: tuple[int, str] | None = None
+        self.readied: int | None = None
         self.pending: dict[int, tuple[float, int]] = {}  # id -> (sent at, v it acted upon)
         self.ids = itertools.count(1)
         self.welcomed = asyncio.Event()
@@ -408,7 +409,7 @@ class SeatClient:
 
     async def connect(self) -> None:
         self.ws = await ClientSocket.open(self.url, self.on_message)
-        hello = {"type": "hello", "protocol": 2, "token": self.table.tokens[self.seat]}
+        hello = {"type": "hello", "protocol": 3, "token": self.table.tokens[self.seat]}
         self.ws.send(orjson.dumps(hello).decode())
 
     async def run(self) -> None:
@@ -480,6 +481,10 @@ class SeatClient:
     def on_state(self, state: dict[str, Any]) -> None:
         table = self.table
         table.status, table.match_number = state["status"], state["match_number"]
+        pause = state["round_end"]
+        if pause and self.seat not in pause["ready"] and self.readied != pause["round_number"]:
+            self.readied = pause["round_number"]  # at once: the pause is not what is measured
+            self.send({"type": "ready", "id": "ready"})
         if (
             self.seat == 0
             and table.status == "finished"

@@ -8,9 +8,10 @@ Start a server (``fouronefour serve``), then::
 The first client creates the table (and is its host), the others join it by its code; the
 host fills the empty seats with bots and starts; every client plays random legal moves,
 answers its hook prompts, and reconnects with ``since`` if its connection drops, until the
-match is over. A move refused with ``rate_limited`` (the server allows each connection 20
-messages a second) is sent again, unchanged, after the ``retry_after_ms`` the error names.
-Uses httpx for the HTTP API and websockets for the table.
+match is over, saying ``ready`` at each end-of-round pause. A move refused with
+``rate_limited`` (the server allows each connection 20 messages a second) is sent again,
+unchanged, after the ``retry_after_ms`` the error names. Uses httpx for the HTTP API and
+websockets for the table.
 """
 
 from __future__ import annotations
@@ -41,10 +42,11 @@ class Player:
     you: dict[str, Any] | None = None
     state: dict[str, Any] | None = None
     acked: list[tuple[int, str]] = field(default_factory=list)  # (version, move) of my moves
-    sent: dict[str, dict[str, Any]] = field(default_factory=dict)  # moves not yet answered, by id
-    resent: int = 0  # moves sent again after a rate_limited refusal
+    sent: dict[str, dict[str, Any]] = field(default_factory=dict)  # unanswered moves and readies
+    resent: int = 0  # moves (and readies) sent again after a rate_limited refusal
     reconnects: int = 0
     _answered: tuple[int, str] | None = None
+    _readied: int | None = None  # the round whose end this player said ready to
     _counter: int = 0
 
     @property
@@ -71,7 +73,7 @@ class Player:
 
     async def _session(self, start: asyncio.Event | None) -> bool:
         async with websockets.connect(self.ws_url, compression=None) as ws:
-            hello: dict[str, Any] = {"type": "hello", "protocol": 2, "token": self.token}
+            hello: dict[str, Any] = {"type": "hello", "protocol": 3, "token": self.token}
             if self.version is not None:
                 hello["since"] = self.version
             await ws.send(json.dumps(hello))
@@ -82,6 +84,7 @@ class Player:
             self._answered = None  # after a reconnect a pending decision is offered again
             self.sent.clear()
             resends: set[asyncio.Task[None]] = set()
+            self._readied = None
             async for raw in ws:
                 message = json.loads(raw)
                 if self._receive(message):
@@ -91,6 +94,10 @@ class Player:
                     task = asyncio.create_task(self._send_later(ws, *retry))
                     resends.add(task)
                     task.add_done_callback(resends.discard)
+                if self._ready_due():
+                    ready = {"type": "ready", "id": self._next_id()}
+                    self.sent[ready["id"]] = ready
+                    await ws.send(json.dumps(ready))
                 move = self._choose()
                 if move is not None:
                     body = {"type": "move", "id": self._next_id(), "v": self.version, "move": move}
@@ -99,8 +106,8 @@ class Player:
         return False
 
     def _refused_for_rate(self, message: dict[str, Any]) -> tuple[dict[str, Any], float] | None:
-        """A move of ours refused with ``rate_limited``: it and how long to wait (the error
-        names the move's id and ``retry_after_ms``; docs/protocol.md, section 6)."""
+        """A move (or ready) of ours refused with ``rate_limited``: it and how long to wait
+        (the error names its id and ``retry_after_ms``; docs/protocol.md, section 6)."""
         if message["type"] != "error" or message["code"] != "rate_limited":
             return None
         body = self.sent.get(message.get("id"))
@@ -147,6 +154,14 @@ class Player:
         return error["code"] == "stale_version" or error["message"] == (
             "the claim window has closed"
         )
+
+    def _ready_due(self) -> bool:
+        """At an end-of-round pause this seat is not ready for yet (said once a round)."""
+        pause = (self.state or {}).get("round_end")
+        if not pause or self.seat in pause["ready"] or self._readied == pause["round_number"]:
+            return False
+        self._readied = pause["round_number"]
+        return True
 
     def _choose(self) -> str | None:
         you = self.you

@@ -30,6 +30,7 @@ from fouronefour.server.config import ServerConfig
 from fouronefour.server.fanout import InProcessFanout
 from fouronefour.server.registry import seed_stream
 from fouronefour.server.services import TableServices
+from fouronefour.server.settings import TableSettings
 from fouronefour.server.storage import SqliteStorage
 from fouronefour.server.table import Table, TableOptions, Update
 
@@ -45,9 +46,13 @@ class Recorder:
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.messages: list[dict[str, Any]] = []
+        self.notices: list[dict[str, Any]] = []
 
     def deliver(self, update: Update) -> None:
         self.messages.append(json.loads(update.message(self.seat)))
+
+    def notice(self, message: bytes) -> None:
+        self.notices.append(json.loads(message))
 
 
 @dataclass
@@ -81,8 +86,11 @@ class Harness:
         turn_seconds: float = 10.0,
         hook_seconds: float = 1.0,
         start: bool = True,
+        round_pause_seconds: float = 0.0,
         **rule_options: Any,
     ) -> tuple[Table, list[str]]:
+        """A table with ``humans`` seated players (the rest bots), recorders for each seat and
+        a spectator, started unless ``start`` is false. No end-of-round pause unless asked."""
         options = TableOptions(
             Rules(players=players, **rule_options),
             turn_seconds=turn_seconds,
@@ -92,7 +100,8 @@ class Harness:
         )
         self.created += 1
         code = f"TEST{self.created:02d}"
-        table, token = Table.create(code, options, "Host", 0, self.services())
+        settings = TableSettings(round_pause_seconds=round_pause_seconds)
+        table, token = Table.create(code, options, "Host", 0, self.services(), settings)
         tokens = [token]
         for seat in range(1, humans):
             tokens.append(table.seating.join(f"P{seat}", seat))

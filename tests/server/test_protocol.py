@@ -32,14 +32,20 @@ async def new_table(url: str, humans: int = 1, **options: Any) -> tuple[str, lis
 
 
 async def hello(
-    url: str, code: str, token: str | None = None, since: int | None = None
+    url: str,
+    code: str,
+    token: str | None = None,
+    since: int | None = None,
+    name: str | None = None,
 ) -> tuple[Client, dict[str, Any]]:
     client = await Client.connect(url, code)
-    body: dict[str, Any] = {"type": "hello", "protocol": 2}
+    body: dict[str, Any] = {"type": "hello", "protocol": 3}
     if token is not None:
         body["token"] = token
     if since is not None:
         body["since"] = since
+    if name is not None:
+        body["name"] = name
     await client.send(body)
     welcome = await client.recv()
     assert welcome["type"] == "welcome", welcome
@@ -105,7 +111,7 @@ def test_spectators_see_public_facts_only(make_server: Callable[..., ThreadServe
         await host.send({"type": "fill_bots", "id": 1})
         await host.send({"type": "start", "id": 2})
         ack = await host.until(lambda m: m["type"] == "ack" and m["id"] == 2)
-        start = await watcher.until(lambda m: m["v"] == ack["v"])
+        start = await watcher.until(lambda m: m.get("v") == ack["v"])
         kinds = [e["type"] for e in start["events"]]
         assert kinds == ["status", "match_start", "round_start"]
         # The spectator never gets a hand, a decision or legal moves.
@@ -283,7 +289,7 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(
         await expect(spectator, "{not json", "bad_json")
         await expect(spectator, "[1, 2]", "bad_json")
         await expect(spectator, {"type": "launch_missiles"}, "unknown_type")
-        await expect(spectator, {"type": "hello", "protocol": 2}, "already_hello")
+        await expect(spectator, {"type": "hello", "protocol": 3}, "already_hello")
         await expect(spectator, {"type": "move", "move": "3", "v": version}, "not_seated")
         await expect(spectator, {"type": "start"}, "not_seated")
         await expect(spectator, {"type": "ping", "id": {"nested": 1}}, "bad_message")
@@ -372,9 +378,9 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(
         # Without hello, a wrong token or protocol, an unknown table: error, then closed.
         for path_code, body, expected in [
             (code, {"type": "ping"}, "hello_required"),
-            (code, {"type": "hello", "protocol": 2, "token": "forged"}, "bad_token"),
+            (code, {"type": "hello", "protocol": 3, "token": "forged"}, "bad_token"),
             (code, {"type": "hello", "protocol": 99}, "bad_protocol"),
-            ("NOPE00", {"type": "hello", "protocol": 2}, "table_not_found"),
+            ("NOPE00", {"type": "hello", "protocol": 3}, "table_not_found"),
         ]:
             client = await Client.connect(url, path_code)
             with contextlib.suppress(websockets.ConnectionClosed):  # may be closed already
@@ -397,6 +403,9 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(
         (json.dumps({"name": "A", "hook_mode": "slow"}).encode(), "bad_option"),
         (json.dumps({"name": "A", "bot": "genius"}).encode(), "bad_option"),
         (json.dumps({"name": "A", "turn_seconds": -1}).encode(), "bad_option"),
+        (json.dumps({"name": "A", "hook_secs": 2}).encode(), "bad_option"),  # misspelt
+        (json.dumps({"name": "A", "round_pause_seconds": 500}).encode(), "bad_option"),
+        (json.dumps({"name": "A", "spectator_chat": "yes"}).encode(), "bad_option"),
         (json.dumps({"name": ""}).encode(), "bad_name"),
         (json.dumps({"name": "A", "seat": 7}).encode(), "bad_seat"),
         (b"x" * 10_000, "too_large"),
@@ -420,9 +429,11 @@ def test_replays_only_once_a_match_is_over(make_server: Callable[..., ThreadServ
             server.url, humans=1, turn_seconds=0.05, hook_mode="fast", players=2
         )
         host, _ = await hello(server.url, code, tokens[0])
+        await host.send({"type": "chat", "id": "before", "text": "lobby talk"})
         await host.send({"type": "fill_bots"})
         await host.send({"type": "start", "id": "go"})
         await host.until(lambda m: m["type"] == "ack" and m["id"] == "go")
+        await host.send({"type": "chat", "id": "during", "phrase": "good_luck"})
         in_progress = httpx.get(f"{server.url}/api/tables/{code}/replays/1")
         assert in_progress.status_code == 409
         assert in_progress.json()["error"]["code"] == "match_in_progress"
@@ -439,6 +450,8 @@ def test_replays_only_once_a_match_is_over(make_server: Callable[..., ThreadServ
         await host.until(lambda m: m["type"] == "update" and m["state"]["match_over"], 60)
         await host.send({"type": "hint", "id": "late"})
         assert (await host.until(lambda m: m.get("id") == "late"))["code"] == "no_decision"
+        await host.send({"type": "chat", "id": "after", "text": "gg"})
+        await host.until(lambda m: m["type"] == "ack" and m["id"] == "after")
         # Play again at the same table: match 2, same seats.
         await host.send({"type": "play_again", "id": "again"})
         again = await host.until(
@@ -450,8 +463,18 @@ def test_replays_only_once_a_match_is_over(make_server: Callable[..., ThreadServ
 
     code = asyncio.run(scenario())
     listing = httpx.get(f"{server.url}/api/tables/{code}/replays").json()
-    assert [m["match"] for m in listing["matches"]] == [1]
     replay = httpx.get(f"{server.url}/api/tables/{code}/replays/1").json()
+    # (match 2, played by bots at once, may be over too by now)
+    assert listing["matches"][0] == {
+        "match": 1,
+        "moves": len(replay["steps"]),
+        "winning_team": replay["winning_team"],
+        "rounds": len(replay["results"]),
+    }
+    # The chat of the match, with where it was said; the lobby's is in no replay.
+    said = [(c["step"], c.get("text") or c.get("phrase")) for c in replay["chat"]]
+    assert said[0][1] == "good_luck" and said[0][0] <= 2
+    assert said[-1] == (len(replay["steps"]), "gg")
     first = replay["rounds"][0]["start"]
     assert len(first["hands"]) == 2 and all(first["hands"])
     assert replay["steps"][-1]["events"][-1]["type"] in ("match_over", "round_start")

@@ -138,7 +138,7 @@ def test_a_server_full_of_left_tables_still_opens_new_ones(
     server = make_server(max_tables=1, table_idle_seconds=0.0)
     first = httpx.post(f"{server.url}/api/tables", json={"name": "Ann"}).json()
     with connect(f"ws://127.0.0.1:{server.port}/ws/{first['code']}") as ws:
-        ws.send(json.dumps({"type": "hello", "protocol": 2, "token": first["token"]}))
+        ws.send(json.dumps({"type": "hello", "protocol": 3, "token": first["token"]}))
         ws.recv(timeout=5)
         held = httpx.post(f"{server.url}/api/tables", json={"name": "Bob"})
         assert held.status_code != 201 and held.json()["error"]["code"] == "too_many_tables"

@@ -1,18 +1,28 @@
-"""Storage: immediate and group commits write the same tables; versions survive reloads."""
+"""Storage: immediate and group commits write the same tables; versions survive reloads; a
+database made by an older version opens and works."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
+from fouronefour.server.replay import match_summary
 from fouronefour.server.storage import (
     Change,
+    ChangeExtra,
     GroupCommitStorage,
+    MatchSummary,
     NewMatch,
     SqliteStorage,
+    StoredChat,
+    StoredHandoff,
     StoredSeat,
     StoredTable,
+    TableRow,
 )
+
+from .conftest import Harness
 
 
 def changes(code: str) -> list[Change]:
@@ -65,3 +75,85 @@ def test_group_commit_writes_what_immediate_commits_write(tmp_path: Path) -> Non
     assert expected.match is not None and expected.match.moves == ["3", "pass", "44"]
     assert expected.seats[1] == StoredSeat(1, "Bob", "human", "hash")
     reloaded.close()
+
+
+#: The schema of databases made before protocol 3 (no settings, pauses, chat, handoffs or
+#: match results), as they are on disk.
+OLD_SCHEMA = """
+CREATE TABLE tables (
+    code TEXT PRIMARY KEY, options TEXT NOT NULL, host_seat INTEGER NOT NULL,
+    status TEXT NOT NULL, version INTEGER NOT NULL, match_number INTEGER NOT NULL);
+CREATE TABLE seats (
+    code TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT, kind TEXT NOT NULL, token_hash TEXT,
+    PRIMARY KEY (code, seat));
+CREATE TABLE matches (
+    code TEXT NOT NULL, number INTEGER NOT NULL, seed INTEGER NOT NULL, rules TEXT NOT NULL,
+    over INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (code, number));
+CREATE TABLE moves (
+    code TEXT NOT NULL, number INTEGER NOT NULL, idx INTEGER NOT NULL, move TEXT NOT NULL,
+    version INTEGER NOT NULL, PRIMARY KEY (code, number, idx));
+INSERT INTO tables VALUES ('OLDTAB', '{"players": 2}', 0, 'finished', 9, 1);
+INSERT INTO seats VALUES ('OLDTAB', 0, 'Ann', 'human', 'h0'), ('OLDTAB', 1, 'Bot 2', 'bot', NULL);
+INSERT INTO matches VALUES ('OLDTAB', 1, 5, '{"players": 2}', 1);
+INSERT INTO moves VALUES ('OLDTAB', 1, 0, '3', 8);
+"""
+
+
+def test_a_database_made_before_protocol_3_opens_and_takes_the_new_things(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as old:
+        old.executescript(OLD_SCHEMA)
+    storage = SqliteStorage(str(path))
+    table = storage.load_tables()[0]
+    assert (table.code, table.version, table.settings, table.paused, table.round_end) == (
+        "OLDTAB",
+        9,
+        {},
+        False,
+        0,
+    )
+    assert table.chat == [] and table.handoffs == [] and table.finished_matches == [1]
+    assert storage.list_matches("OLDTAB") == [MatchSummary(1, 1, None, None)]
+    row = TableRow(0, {"round_pause_seconds": 5.0}, paused=True, round_end=2)
+    line = StoredChat(10, 1, 1, 1_800_000_000_000, 0, "Ann", False, "hi", None)
+    handoff = StoredHandoff(1, "secret-hash", 1_800_000_600_000)
+    storage.commit(
+        Change(
+            "OLDTAB",
+            10,
+            "finished",
+            1,
+            extra=ChangeExtra(row=row, chat=line, handoffs=(handoff,), result=(1, 3)),
+        )
+    )
+    storage.close()
+    reopened = SqliteStorage(str(path))  # the migration ran once; opening again is the same
+    table = reopened.load_tables()[0]
+    assert table.version == 10 and table.settings == {"round_pause_seconds": 5.0}
+    assert table.paused and table.round_end == 2
+    assert table.chat == [line] and table.handoffs == [handoff]
+    assert reopened.load_chat("OLDTAB", 1) == [line]
+    assert reopened.list_matches("OLDTAB") == [MatchSummary(1, 1, 1, 3)]
+    reopened.commit(
+        Change("OLDTAB", 11, "finished", 1, extra=ChangeExtra(handoffs=(StoredHandoff(1, None),)))
+    )
+    assert reopened.load_tables()[0].handoffs == []
+    reopened.close()
+
+
+def test_the_replay_list_reads_an_old_match_s_winner_from_its_moves(harness: Harness) -> None:
+    table, _ = harness.table(humans=1, turn_seconds=0.5)
+    harness.scheduler.run_until_idle()
+    assert table.match is not None and table.match.is_over
+    expected = {
+        "match": 1,
+        "moves": len(table.match.moves),
+        "winning_team": table.match.winning_team,
+        "rounds": len(table.match.results),
+    }
+    (stored,) = harness.storage.list_matches(table.code)
+    assert match_summary(harness.storage, table.code, stored) == expected
+    old = MatchSummary(stored.number, stored.moves, None, None)  # finished before protocol 3
+    assert match_summary(harness.storage, table.code, old) == expected

@@ -34,6 +34,7 @@ FAST_TABLE: dict[str, Any] = {
     "hook_seconds": 0.3,
     "hook_mode": "fast",
     "bot": "random",
+    "round_pause_seconds": 2,
 }
 
 
@@ -211,6 +212,7 @@ class Player:
     vanished: bool = False
     versions_went_back: int = 0
     _answered: tuple[int, str] | None = None
+    _readied: int | None = None  # the round whose end this player said ready to
     _ids: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     _last_move_at: float = 0.0
 
@@ -236,7 +238,7 @@ class Player:
 
     async def _session(self, until: Callable[[Player], bool]) -> None:
         async with connect(self.url, compression=None, open_timeout=5) as ws:
-            hello: dict[str, Any] = {"type": "hello", "protocol": 2}
+            hello: dict[str, Any] = {"type": "hello", "protocol": 3}
             if self.token is not None:
                 hello["token"] = self.token
             if self.version is not None:
@@ -246,6 +248,7 @@ class Player:
                 await ws.send(orjson.dumps({"type": "start", "id": "start"}).decode())
                 self.start = False
             self._answered = None  # a pending decision is offered again after a reconnect
+            self._readied = None
             async for raw in ws:
                 text = raw if isinstance(raw, str) else raw.decode()
                 self.received.append(text)
@@ -283,11 +286,20 @@ class Player:
                 self.acks.append({**message, "seat": self.seat, "sent_v": sent[1]})
         elif kind == "error":
             self.errors.append(message)
-            if message["code"] == "rate_limited":
+            if message["code"] in ("rate_limited", "paused"):  # answer again when it can
                 self._answered = None
         return True
 
     async def _maybe_answer(self, ws: ClientConnection) -> None:
+        pause = self.state and self.state["round_end"]
+        if (
+            pause
+            and self.token is not None
+            and self.seat not in pause["ready"]
+            and self._readied != pause["round_number"]
+        ):
+            self._readied = pause["round_number"]
+            await ws.send(orjson.dumps({"type": "ready", "id": f"ready-{self.seat}"}).decode())
         you = self.you
         if self.token is None or you is None or you["decision"] is None:
             return
@@ -325,7 +337,7 @@ class Conn:
     @classmethod
     async def open(cls, ws_base: str, code: str, token: str | None = None, **hello: Any) -> Conn:
         conn = cls(await open_raw(f"{ws_base}/ws/{code}"))
-        body: dict[str, Any] = {"type": "hello", "protocol": 2, **hello}
+        body: dict[str, Any] = {"type": "hello", "protocol": 3, **hello}
         if token is not None:
             body["token"] = token
         with contextlib.suppress(websockets.ConnectionClosed):  # refused at once: read why
@@ -443,6 +455,19 @@ async def seated_table(server: LiveServer, **options: Any) -> tuple[str, list[st
     return code, tokens, conns
 
 
+async def through_pause(conns: list[Conn]) -> None:
+    """At an end-of-round pause every seat says ready, and the next round starts."""
+    await settle(conns)
+    state = conns[0].state
+    if not state or not state["round_end"]:
+        return
+    for conn in conns:
+        if conn.you is not None and conn.you["seat"] not in state["round_end"]["ready"]:
+            reply = await conn.request({"type": "ready", "id": f"ready-{time.monotonic_ns()}"})
+            assert reply["type"] == "ack", reply
+    await settle(conns)
+
+
 def acting(conns: list[Conn]) -> Conn:
     """The connection whose seat has a pending decision."""
     for conn in conns:
@@ -463,7 +488,7 @@ async def play_moves(conns: list[Conn], count: int, policy: Policy = shedding_po
     """Play ``count`` decisions through the seats' own connections; returns the version."""
     version = 0
     for n in range(count):
-        await settle(conns)
+        await through_pause(conns)
         conn = acting(conns)
         you = conn.you
         assert you is not None

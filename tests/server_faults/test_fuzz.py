@@ -20,8 +20,25 @@ from fouronefour.server.errors import ErrorCode
 
 from .live import Conn, LiveServer, acting, open_raw, running, seated_table, table_summary
 
-CLIENT_TYPES = ["hello", "move", "back", "hint", "fill_bots", "start", "play_again", "ping"]
-SERVER_TYPES = {"welcome", "snapshot", "update", "ack", "error", "hint", "pong"}
+# (Not pause and resume: the host's connections would stop the table for the rest of the run;
+# tests/server/test_round_end.py covers them.)
+CLIENT_TYPES = [
+    "hello",
+    "move",
+    "back",
+    "hint",
+    "ready",
+    "chat",
+    "handoff",
+    "fill_bots",
+    "kick",
+    "move_seat",
+    "settings",
+    "start",
+    "play_again",
+    "ping",
+]
+SERVER_TYPES = {"welcome", "snapshot", "update", "ack", "error", "hint", "pong", "presence"}
 CODES = {str(code) for code in ErrorCode}
 #: Refusals after which the server closes the connection (docs/protocol.md section 6).
 CLOSING = {"too_large", "hello_required", "bad_protocol", "bad_token", "rate_limited"}
@@ -56,8 +73,12 @@ messages = st.fixed_dictionaries(
         "v": st.one_of(st.integers(min_value=-5, max_value=10_000), json_values),
         "token": st.one_of(st.text(max_size=40), json_values),
         "since": st.one_of(st.integers(min_value=-5, max_value=10_000), json_values),
-        "protocol": st.one_of(st.just(1), json_values),
+        "protocol": st.one_of(st.just(1), st.just(3), json_values),
         "seat": json_values,
+        "text": st.one_of(st.text(max_size=30), json_values),
+        "phrase": st.one_of(st.sampled_from(["wow", "good_luck", "gg"]), json_values),
+        "from": json_values,
+        "to": json_values,
     },
 )
 raw_payloads = st.one_of(
@@ -82,6 +103,7 @@ class Fuzzed:
         self.conns += [self.runner.run(Conn.open(server.ws, self.code)) for _ in range(2)]
         self.last_send = [0.0] * len(self.conns)
         self.legal_moves = 0
+        self.chat_lines = 0
 
     def seat_of(self, index: int) -> int | None:
         return index % 4 if index < 8 else None
@@ -152,9 +174,20 @@ def test_fuzzed_messages_get_typed_answers_and_change_nothing_illegal(
     fuzzed: Fuzzed, data: st.DataObject
 ) -> None:
     server = fuzzed.server
-    kind = data.draw(st.sampled_from(["raw", "raw", "prompt", "fresh"]))
+    kind = data.draw(st.sampled_from(["raw", "raw", "prompt", "fresh", "chat"]))
+    if kind == "prompt" and not any(c.you and c.you["decision"] for c in fuzzed.conns[:4]):
+        kind = "raw"  # an end-of-round pause: nobody to prompt
     if kind == "prompt":
         index, payload = _mutations(data, fuzzed)
+    elif kind == "chat":  # a chat line, often a fine one, from anyone
+        index = data.draw(st.integers(0, len(fuzzed.conns) - 1))
+        line = data.draw(
+            st.one_of(
+                st.fixed_dictionaries({"text": st.text(max_size=210)}),
+                st.fixed_dictionaries({"phrase": st.sampled_from(["wow", "thanks", "hi"])}),
+            )
+        )
+        payload = orjson.dumps({"type": "chat", "id": "c", **line}).decode()
     else:
         index = data.draw(st.integers(0, len(fuzzed.conns) - 1))
         payload = data.draw(raw_payloads)
@@ -192,11 +225,16 @@ def test_fuzzed_messages_get_typed_answers_and_change_nothing_illegal(
         assert _type_of(payload) in ("hint", "ping"), payload
     after = table_summary(server, fuzzed.code)["version"]
     if after != before:
-        # The only way to change the game: a legal move of the acting seat, acknowledged.
-        assert len(acks) == 1 and acks[0]["move"] is not None, (payload, replies)
-        assert acks[0]["move"] in legal_before, (acks[0], legal_before)
+        # The only ways to change the table: a legal move of the acting seat, or a player's
+        # chat line, acknowledged (the others are refused: wrong status, not the host).
+        assert len(acks) == 1, (payload, replies)
+        if _type_of(payload) == "chat":
+            assert acks[0]["move"] is None and seat is not None, (payload, replies)
+            fuzzed.chat_lines += 1
+        else:
+            assert acks[0]["move"] in legal_before, (acks[0], legal_before)
+            fuzzed.legal_moves += 1
         assert after == acks[0]["v"]
-        fuzzed.legal_moves += 1
         for other in fuzzed.conns:
             if not other.closed:
                 fuzzed.runner.run(
@@ -221,3 +259,4 @@ def _type_of(payload: str | bytes) -> Any:
 def test_the_fuzzer_also_made_legal_moves(fuzzed: Fuzzed) -> None:
     """The fuzzer is only worth something if valid moves got through too (runs after it)."""
     assert fuzzed.legal_moves > 5
+    assert fuzzed.chat_lines > 0

@@ -186,7 +186,7 @@ def test_forged_and_foreign_tokens_are_refused(server: LiveServer) -> None:
         for token in (123, None, ["a"], {"t": 1}):
             raw = await open_raw(f"{server.ws}/ws/{code}")
             conn = Conn(raw)
-            await conn.send({"type": "hello", "protocol": 2, "token": token})
+            await conn.send({"type": "hello", "protocol": 3, "token": token})
             first = await conn.wait_for(lambda m: m["type"] in ("welcome", "error"))
             if token is None:
                 assert first["role"] == "spectator"

@@ -1,14 +1,25 @@
-"""SIGKILL the server again and again under load; restart it on the same database."""
+"""SIGKILL the server again and again under load; restart it on the same database. And once
+during an end-of-round pause: the pause, the chat and a pending handoff survive it."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from pathlib import Path
+from typing import Any
 
 import httpx
 
-from .live import LiveServer, Player, create_table, table_summary
+from .live import (
+    Conn,
+    LiveServer,
+    Player,
+    create_table,
+    play_moves,
+    seated_table,
+    settle,
+    table_summary,
+)
 
 TABLES = 5
 KILLS = 3
@@ -73,5 +84,67 @@ def test_sigkill_loses_no_acknowledged_move_and_every_table_finishes(tmp_path: P
             assert player.versions_went_back == 0
         assert sum(expected_reconnects.values()) >= len(players)  # the kills hit live play
         assert "Traceback" not in server.log_text()
+    finally:
+        server.stop()
+
+
+def test_sigkill_during_a_round_end_pause_keeps_the_pause_chat_and_handoff(
+    tmp_path: Path,
+) -> None:
+    server = LiveServer(tmp_path / "pause.db", tmp_path / "server.log")
+    server.start()
+    try:
+
+        async def before_the_kill() -> tuple[str, list[str], dict[str, Any], str]:
+            code, tokens, conns = await seated_table(
+                server, hooking=False, turn_seconds=30, round_pause_seconds=60
+            )
+            while not (conns[0].state and conns[0].state["round_end"]):
+                await play_moves(conns, 1)
+                await settle(conns)
+            ready = await conns[1].request({"type": "ready", "id": "r1"})
+            said = await conns[2].request({"type": "chat", "id": "c", "text": "brb"})
+            offer = await conns[0].request({"type": "handoff", "id": "h", "seat": 3})
+            assert ready["type"] == said["type"] == offer["type"] == "ack"
+            await settle(conns)
+            pause = conns[0].state["round_end"]  # type: ignore[index]
+            for conn in conns:
+                await conn.close()
+            return code, tokens, pause, offer["handoff"]["secret"]
+
+        code, tokens, pause, secret = asyncio.run(before_the_kill())
+        server.kill()
+        server.start()
+
+        async def after_the_restart() -> None:
+            conn = await Conn.open(server.ws, code, tokens[0])
+            snapshot = next(m for m in conn.messages if m["type"] == "snapshot")
+            held = snapshot["state"]["round_end"]
+            for key in ("round_number", "result", "last_trick", "hands", "tributes"):
+                assert held[key] == pause[key], key
+            assert 1 not in held["ready"]  # said again after a restart (docs/protocol.md)
+            assert held["until"] >= snapshot["server_time"] + 59_000  # full length again
+            assert snapshot["you"]["decision"] is None
+            assert [c.get("text") for c in snapshot["chat"]] == ["brb"]
+            async with httpx.AsyncClient(base_url=server.http) as http:
+                claimed = await http.post(
+                    f"/api/tables/{code}/claim", json={"handoff": secret, "name": "Newcomer"}
+                )
+            assert claimed.status_code == 200, claimed.text
+            new_token = claimed.json()["token"]
+            conns = [conn, *[await Conn.open(server.ws, code, t) for t in tokens[1:3]]]
+            conns.append(await Conn.open(server.ws, code, new_token))
+            for player in conns:
+                reply = await player.request({"type": "ready", "id": "again"})
+                assert reply["type"] == "ack", reply
+            await settle(conns)
+            assert conns[0].state is not None and conns[0].state["round_end"] is None
+            assert conns[3].you is not None and conns[3].you["seat"] == 3
+            for player in conns:
+                await player.close()
+
+        asyncio.run(after_the_restart())
+        assert "Traceback" not in server.log_text()
+        assert secret not in server.log_text()
     finally:
         server.stop()

@@ -62,6 +62,21 @@ class Admission:
             self._addresses[address] += 1
         self._held[connection] = (code, None, address)
 
+    def moved(self, connection: Replaceable, seat: int) -> None:
+        """A player's connection now acts for ``seat`` (the host swapped two seats)."""
+        held = self._held.get(connection)
+        if held is None:
+            return
+        code, old, address = held
+        if old is None:
+            return
+        connections = self._seats[(code, old)]
+        connections.remove(connection)
+        if not connections:
+            del self._seats[(code, old)]
+        self._seats.setdefault((code, seat), []).append(connection)
+        self._held[connection] = (code, seat, address)
+
     def leave(self, connection: Replaceable) -> None:
         held = self._held.pop(connection, None)
         if held is None:

@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .admission import Admission
 from .bodies import BodyLimit
 from .botrunner import BotRunner, ExecutorBotRunner, available_bots
+from .chat import CHAT_LENGTH, CHAT_LINES, CHAT_SECONDS, PHRASES, chat_event
 from .clock import AsyncioScheduler
 from .collector import keep_collections_short
 from .config import ServerConfig
@@ -32,8 +33,9 @@ from .fanout import Fanout, InProcessFanout
 from .lessons import router as lessons_router
 from .ratelimit import AddressBuckets, address_key
 from .registry import TableRegistry
-from .replay import build_replay
+from .replay import build_replay, match_summary
 from .retention import Retention, keep_tidy
+from .settings import ROUND_PAUSE_SECONDS_RANGE
 from .storage import GroupCommitStorage, Storage
 from .table import (
     HOOK_SECONDS_RANGE,
@@ -292,9 +294,12 @@ def create_app(
                 "bots": available_bots(),
                 "default_bot": defaults.bot,
                 "defaults": {
-                    key: value
-                    for key, value in defaults.to_dict().items()
-                    if key not in ("decks", "bot")
+                    **{
+                        key: value
+                        for key, value in defaults.to_dict().items()
+                        if key not in ("decks", "bot")
+                    },
+                    **registry.default_settings().to_dict(),
                 },
                 "limits": {
                     "min_players": MIN_PLAYERS,
@@ -304,6 +309,13 @@ def create_app(
                     "max_message_bytes": config.max_message_bytes,
                     "turn_seconds": list(TURN_SECONDS_RANGE),
                     "hook_seconds": list(HOOK_SECONDS_RANGE),
+                    "round_pause_seconds": list(ROUND_PAUSE_SECONDS_RANGE),
+                    "chat_length": CHAT_LENGTH,
+                },
+                "chat": {
+                    "phrases": list(PHRASES),
+                    "lines": CHAT_LINES,
+                    "per_seconds": CHAT_SECONDS,
                 },
             }
         )
@@ -350,6 +362,19 @@ def create_app(
             await gate.wait_durable(gate.staged_seq)
         return _json({"seat": seat, "token": token, "table": table.summary()})
 
+    @app.post("/api/tables/{code}/claim")
+    async def claim(code: str, request: Request) -> Response:
+        try:
+            limiter.check(request)
+            data = await _json_body(request)
+            table = find(code, request.client)
+            seat, token = table.handoffs.claim(data.get("handoff"), data.get("name"))
+        except TableError as error:
+            return _error(error)
+        if gate is not None:  # the seat is on disk before its token is handed out
+            await gate.wait_durable(gate.staged_seq)
+        return _json({"seat": seat, "token": token, "table": table.summary()})
+
     async def finished(code: str, client: Any) -> tuple[str, dict[int, list[Seat]], int]:
         """A table's code, its finished matches with their seats (seat, name, kind) and its
         current match number; for a deleted table, its kept matches (retention.py)."""
@@ -373,13 +398,12 @@ def create_app(
             return _error(error)
 
         def load() -> list[dict[str, Any]]:
-            listing = []
-            for number in matches:
-                stored = registry.storage.load_match(code, number)
-                if stored is None:
-                    continue
-                listing.append({"match": number, "moves": len(stored.moves)})
-            return listing
+            # (A table deleted since keeps its finished matches, retention.py.)
+            return [
+                match_summary(registry.storage, code, summary)
+                for summary in registry.storage.list_matches(code)
+                if summary.number in matches
+            ]
 
         return _json({"matches": await run_in_threadpool(load)})
 
@@ -402,7 +426,15 @@ def create_app(
 
         def build() -> dict[str, Any] | None:
             stored = registry.storage.load_match(code, number)
-            return None if stored is None else build_replay(code, stored, seats)
+            if stored is None:
+                return None
+            chat = registry.storage.load_chat(code, number)
+            body = build_replay(code, stored, seats)
+            body["chat"] = [
+                {"step": line.step, **{k: v for k, v in chat_event(line).items() if k != "type"}}
+                for line in chat
+            ]
+            return body
 
         body = await run_in_threadpool(build)
         if body is None:

@@ -40,7 +40,8 @@ class BotSeats:
     def _still_due(self, seat: int, prompt_v: int) -> bool:
         table = self._table
         return (
-            seat in table.views.prompts()
+            not table.paused
+            and seat in table.views.prompts()
             and table.prompt_v.get(seat) == prompt_v
             and table.bot_controlled(seat)
         )

@@ -42,6 +42,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="default hook windows of new tables (default %(default)s)",
     )
     parser.add_argument(
+        "--round-pause-seconds",
+        type=float,
+        default=defaults.round_pause_seconds,
+        help="default longest pause between two rounds of new tables, 0 to 120; 0: none "
+        "(default %(default)s)",
+    )
+    parser.add_argument(
         "--bot-delay",
         type=float,
         default=defaults.bot_delay,
@@ -138,6 +145,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         turn_seconds=args.turn_seconds,
         hook_seconds=args.hook_seconds,
         hook_mode=args.hook_mode,
+        round_pause_seconds=args.round_pause_seconds,
         bot_delay=args.bot_delay,
         bot_processes=args.bot_processes,
         seed=args.seed,
@@ -196,7 +204,9 @@ def run(args: argparse.Namespace) -> int:
 
     config = config_from_args(args)
     problem = None
-    if not config.http_rate_per_second > 0 or config.http_rate_burst < 1:
+    if not 0 <= config.round_pause_seconds <= 120:
+        problem = "--round-pause-seconds must be 0 to 120"
+    elif not config.http_rate_per_second > 0 or config.http_rate_burst < 1:
         problem = "--http-rate must be above 0 and --http-burst at least 1"
     elif not config.request_timeout > 0:
         problem = "--request-timeout must be above 0"

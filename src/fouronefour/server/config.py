@@ -14,6 +14,7 @@ class ServerConfig:
     turn_seconds: float = 30.0
     hook_seconds: float = 3.0
     hook_mode: str = "fair"
+    round_pause_seconds: float = 15.0
     #: Seconds a bot waits before acting, so people can follow; 0 in tests.
     bot_delay: float = 0.8
     #: Worker processes for slow bots (search); random and greedy run in threads. 0: threads.

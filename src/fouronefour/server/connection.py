@@ -20,21 +20,43 @@ from starlette.websockets import WebSocketDisconnect
 
 from .admission import Admission
 from .botrunner import HINT_BOT, decide, resolve_bot
+from .chat import Speaker
 from .config import ServerConfig
 from .errors import ErrorCode, TableError
+from .model import Ack, SeatChanges, check_name
 from .ratelimit import TokenBucket
 from .registry import TableRegistry
 from .storage import GroupCommitStorage
 from .table import Table, Update
 
-#: 2: an ack that follows its request's own update rides in it (docs/protocol.md section 3).
-PROTOCOL = 2
+#: 3: the end-of-round pause, chat, presence, host tools and seat handoff; since 2, an ack
+#: that follows its request's own update rides in it (docs/protocol.md section 3).
+PROTOCOL = 3
 #: Messages queued for one slow connection before it is dropped (it can reconnect).
 MAX_QUEUED = 2000
 #: Fan-out sent in one go before the loop looks at its sockets again: a move that arrives
 #: meanwhile is answered after this slice, not after the whole fan-out (docs/operations.md).
 FANOUT_SLICE_SECONDS = 0.0001
-CLIENT_TYPES = ("hello", "move", "back", "hint", "fill_bots", "start", "play_again", "ping")
+CLIENT_TYPES = frozenset(
+    {
+        "hello",
+        "move",
+        "back",
+        "hint",
+        "ready",
+        "chat",
+        "handoff",
+        "fill_bots",
+        "kick",
+        "move_seat",
+        "settings",
+        "pause",
+        "resume",
+        "start",
+        "play_again",
+        "ping",
+    }
+)
 
 
 async def refuse(websocket: WebSocket, error: TableError, close_code: int = 1008) -> None:
@@ -153,6 +175,8 @@ class Connection:
         self.registry = registry
         self.config = config
         self.seat: int | None = None
+        #: A spectator's name and chat limit.
+        self.speaker: Speaker | None = None
         self.greeted = False
         # (durability sequence number it waits for, message); None: close. Sent in order by
         # one sender at a time (``_sending``): the writer task, or the reader task at once.
@@ -174,6 +198,9 @@ class Connection:
     # -- outgoing
 
     def deliver(self, update: Update) -> None:
+        changes = update.seat_changes
+        if changes is not None and self.seat is not None and not self._follow(changes):
+            return
         outbox = self._outbox
         queued = len(outbox)
         # This connection's own request's update is encoded now (its ack goes inside it);
@@ -182,6 +209,36 @@ class Connection:
         # Queued while this connection's own request is handled: the update it made (unless
         # the connection is closing and nothing was queued).
         self._own_update = self._reading and len(outbox) > queued and outbox[-1] is not None
+
+    def _follow(self, changes: SeatChanges) -> bool:
+        """Follow this connection's seat through an update's changes; False if its token
+        stopped working (it is told why, sent nothing more of the seat's, and closed)."""
+        seat = self.seat
+        code = changes.revoked.get(seat) if seat is not None else None
+        if code is not None:
+            self.seat = None  # from now on, nothing private: the seat is another's
+            self.admission.leave(self)
+            why = (
+                "the host removed you from this table"
+                if code == ErrorCode.KICKED
+                else "this seat was handed to another device"
+            )
+            self._put(
+                orjson.dumps({"type": "error", "id": None, "code": str(code), "message": why}),
+                self._written_first(),
+            )
+            self._closing = (1008, str(code))
+            self._end()
+            return False
+        if changes.swapped is not None and seat in changes.swapped:
+            first, second = changes.swapped
+            self.seat = second if seat == first else first
+            self.admission.moved(self, self.seat)
+        return True
+
+    def notice(self, message: bytes) -> None:
+        """A message that is no table version (presence): in order, needing no write."""
+        self._put(message, 0)
 
     def ack(self, body: dict[str, Any]) -> None:
         """The answer to a request that was carried out: sent once written. If the request
@@ -347,6 +404,8 @@ class Connection:
             self.admission.leave(self)
             if self.greeted and self.seat is not None:
                 self.table.seating.disconnect(self.seat)
+            if self.speaker is not None:
+                self.table.presence.leave(self.speaker)
             if not writer.done():
                 self._closing = self._closing or (1000, "")
                 self._end()
@@ -452,22 +511,16 @@ class Connection:
         try:
             self._dispatch(kind, data, request_id)
         except TableError as error:
-            self.error(request_id, error.code, error.message)
+            self.reply({"type": "error", "id": request_id, **error.to_dict()})
             if error.code in _CLOSING:
                 raise _Close(1008, str(error.code)) from None
 
     def _dispatch(self, kind: str, data: dict[str, Any], request_id: object) -> None:
         table = self.table
-        if kind == "hello":
-            self._hello(data)
-            return
-        if kind == "ping":
-            self.reply({"type": "pong", "id": request_id, "server_time": int(time.time() * 1000)})
-            return
         seat = self.seat
-        if seat is None:
-            raise TableError(ErrorCode.NOT_SEATED, "spectators watch; take a seat to play")
-        if kind == "move":
+        if kind == "move":  # first: the message of nearly every request
+            if seat is None:
+                raise TableError(ErrorCode.NOT_SEATED, "spectators watch; take a seat to play")
             if request_id is None:
                 raise TableError(
                     ErrorCode.BAD_MESSAGE,
@@ -475,18 +528,48 @@ class Connection:
                     "recognised by it",
                 )
             ack = table.act(seat, data.get("move"), data.get("v"), str(request_id))
-        elif kind == "back":
-            ack = table.seating.back(seat)
+        elif kind == "hello":
+            self._hello(data)
+            return
+        elif kind == "ping":
+            self.reply({"type": "pong", "id": request_id, "server_time": int(time.time() * 1000)})
+            return
+        elif kind == "chat":
+            ack = table.chat.say(seat, self.speaker, data)
+        elif seat is None:
+            raise TableError(ErrorCode.NOT_SEATED, "spectators watch; take a seat to play")
         elif kind == "hint":
             self._hint(seat, request_id)
             return
-        elif kind == "fill_bots":
-            ack = table.seating.fill_bots(seat)
-        elif kind == "start":
-            ack = table.start(seat)
         else:
-            ack = table.play_again(seat)
+            ack = self._seat_action(kind, seat, data)
         self.ack(ack.to_dict(request_id))
+
+    def _seat_action(self, kind: str, seat: int, data: dict[str, Any]) -> Ack:
+        """A request of a seat's player other than a move, a hint or a chat line."""
+        table = self.table
+        if kind == "back":
+            return table.seating.back(seat)
+        if kind == "ready":
+            return table.round_pause.ready(seat)
+        if kind == "handoff":
+            return table.handoffs.offer(seat, data.get("seat"))
+        if kind == "kick":
+            return table.seating.kick(seat, data.get("seat"))
+        if kind == "move_seat":
+            return table.seating.move_seat(seat, data.get("from"), data.get("to"))
+        if kind == "fill_bots":
+            return table.seating.fill_bots(seat)
+        if kind == "settings":
+            return table.host.settings(seat, data)
+        if kind == "pause":
+            return table.host.pause(seat)
+        if kind == "resume":
+            return table.host.resume(seat)
+        if kind == "start":
+            return table.start(seat)
+        assert kind == "play_again", kind
+        return table.play_again(seat)
 
     def _hello(self, data: dict[str, Any]) -> None:
         table = self.table
@@ -508,7 +591,10 @@ class Connection:
             seat = table.seat_for_token(token)
             if seat is None:
                 raise TableError(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
+        name = data.get("name")
         if seat is None:
+            if name is not None:
+                name = check_name(name)
             self.admission.admit_spectator(table.code, self.address, self)
         # From here to the subscription nothing yields: no update can slip in between.
         self.seat = seat
@@ -516,6 +602,10 @@ class Connection:
         if seat is not None:
             self.admission.admit_player(table.code, seat, self)
             table.seating.connect(seat)
+            name = table.seats[seat].name
+        else:
+            self.speaker = table.presence.arrive(name)
+            name = self.speaker.name
         self.send_state(
             {
                 "type": "welcome",
@@ -523,16 +613,20 @@ class Connection:
                 "role": "spectator" if seat is None else "player",
                 "seat": seat,
                 "host": seat == table.host_seat,
+                "name": name,
                 "v": table.version,
                 "server_time": int(time.time() * 1000),
             }
         )
         missed = None if since is None else table.updates_since(since)
+        if missed and any(update.seat_changes is not None for update in missed):
+            missed = None  # seats changed hands meanwhile: start afresh from a snapshot
         if missed is None:
             self.send_state(table.snapshot(seat))
         else:
             for update in missed:
                 self.deliver(update)
+        self.send_state(table.presence.message())
         self.registry.fanout.subscribe(table.code, self)
 
     def _hint(self, seat: int, request_id: object) -> None:

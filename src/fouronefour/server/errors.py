@@ -15,6 +15,7 @@ class ErrorCode(enum.StrEnum):
     BAD_PROTOCOL = "bad_protocol"
     ALREADY_HELLO = "already_hello"
     BAD_TOKEN = "bad_token"
+    KICKED = "kicked"
     TABLE_NOT_FOUND = "table_not_found"
     NOT_SEATED = "not_seated"
     NOT_HOST = "not_host"
@@ -23,11 +24,14 @@ class ErrorCode(enum.StrEnum):
     STALE_VERSION = "stale_version"
     ALREADY_ANSWERED = "already_answered"
     WRONG_STATUS = "wrong_status"
+    PAUSED = "paused"
     SEATS_EMPTY = "seats_empty"
     SEAT_TAKEN = "seat_taken"
     BAD_SEAT = "bad_seat"
     BAD_NAME = "bad_name"
     BAD_OPTION = "bad_option"
+    CHAT_CLOSED = "chat_closed"
+    BAD_HANDOFF = "bad_handoff"
     TOO_MANY_TABLES = "too_many_tables"
     TOO_MANY_CONNECTIONS = "too_many_connections"
     MATCH_IN_PROGRESS = "match_in_progress"
@@ -38,12 +42,19 @@ class ErrorCode(enum.StrEnum):
 
 
 class TableError(Exception):
-    """A refused request; whatever it asked for did not happen."""
+    """A refused request; whatever it asked for did not happen. ``details``: more fields of
+    the error message (a rate-limited chat line's ``retry_after_ms``)."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(
+        self, code: ErrorCode, message: str, details: dict[str, object] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.details = details
 
-    def to_dict(self) -> dict[str, str]:
-        return {"code": str(self.code), "message": self.message}
+    def to_dict(self) -> dict[str, object]:
+        body: dict[str, object] = {"code": str(self.code), "message": self.message}
+        if self.details:
+            body.update(self.details)
+        return body

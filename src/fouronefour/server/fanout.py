@@ -1,7 +1,8 @@
 """Delivery of a table's updates to the connections watching it.
 
 A :class:`~fouronefour.server.table.Update` holds the public part once and each seat's
-private part separately; the subscriber (a connection) picks its own. In-process by default;
+private part separately; the subscriber (a connection) picks its own. Messages that are no
+table version (presence) go to every subscriber as they are. In-process by default;
 a message broker can stand behind the same two-method interface later.
 """
 
@@ -19,6 +20,10 @@ class Subscriber(Protocol):
         """Take an update (must not block: queue it)."""
         ...
 
+    def notice(self, message: bytes) -> None:
+        """Take a message that is no table version (presence; must not block)."""
+        ...
+
 
 class Fanout(Protocol):
     def subscribe(self, code: str, subscriber: Subscriber) -> None: ...
@@ -26,6 +31,8 @@ class Fanout(Protocol):
     def unsubscribe(self, code: str, subscriber: Subscriber) -> None: ...
 
     def publish(self, code: str, update: Update) -> None: ...
+
+    def notify(self, code: str, message: bytes) -> None: ...
 
     def count(self, code: str) -> int: ...
 
@@ -49,6 +56,10 @@ class InProcessFanout:
     def publish(self, code: str, update: Update) -> None:
         for subscriber in tuple(self._subscribers.get(code, ())):
             subscriber.deliver(update)
+
+    def notify(self, code: str, message: bytes) -> None:
+        for subscriber in tuple(self._subscribers.get(code, ())):
+            subscriber.notice(message)
 
     def count(self, code: str) -> int:
         return len(self._subscribers.get(code, ()))

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import orjson
@@ -23,6 +23,21 @@ MAX_DECKS = 8
 NAME_LENGTH = 24
 TURN_SECONDS_RANGE = (0.05, 3600.0)
 HOOK_SECONDS_RANGE = (0.05, 60.0)
+#: The options a create request may give (besides the host's ``name`` and ``seat`` and
+#: the first settings).
+OPTION_KEYS = frozenset(
+    {
+        "players",
+        "decks",
+        "hooking",
+        "tribute",
+        "bomb_ladder",
+        "turn_seconds",
+        "hook_seconds",
+        "hook_mode",
+        "bot",
+    }
+)
 
 
 def hash_token(token: str) -> str:
@@ -155,6 +170,16 @@ class SeatState:
         return StoredSeat(self.seat, self.name, self.kind, self.token_hash)
 
 
+@dataclass(frozen=True, slots=True)
+class SeatChanges:
+    """What an update changes about whose connections are whose: seats whose token stopped
+    working (their connections are told why, with an error code, and closed) and two seats
+    whose occupants swapped (their connections now act for the other seat)."""
+
+    revoked: dict[int, ErrorCode] = field(default_factory=dict)
+    swapped: tuple[int, int] | None = None
+
+
 class Update:
     """One table version: the public message, encoded at once, and for each seat whose
     private part changed, that seat's message (the public one with its ``you`` spliced in),
@@ -163,7 +188,7 @@ class Update:
 
     Once encoded only bytes are kept, so a table's recent history costs little memory."""
 
-    __slots__ = ("_you", "private", "public", "v")
+    __slots__ = ("_you", "private", "public", "seat_changes", "v")
 
     def __init__(
         self,
@@ -172,8 +197,10 @@ class Update:
         events: list[dict[str, Any]],
         state: dict[str, Any] | None,
         private: dict[int, dict[str, Any]],
+        seat_changes: SeatChanges | None = None,
     ) -> None:
         self.v = v
+        self.seat_changes = seat_changes
         encoded = orjson.dumps(
             {"type": "update", "v": v, "server_time": server_time, "events": events, "state": state}
         )
@@ -203,15 +230,20 @@ class Ack:
     v: int
     move: str | None = None
     claim: bool = False
+    #: A handoff's secret, for the connection that asked only (docs/protocol.md section 8).
+    handoff: dict[str, Any] | None = None
 
     def to_dict(self, request_id: object) -> dict[str, Any]:
-        return {
+        body = {
             "type": "ack",
             "id": request_id,
             "v": self.v,
             "move": self.move,
             "claim": self.claim,
         }
+        if self.handoff is not None:
+            body["handoff"] = self.handoff
+        return body
 
 
 def ms(seconds: float) -> int:

@@ -15,9 +15,14 @@ from .clock import Scheduler
 from .config import ServerConfig
 from .errors import ErrorCode, TableError
 from .fanout import Fanout
+from .model import OPTION_KEYS
 from .services import TableServices
+from .settings import SETTING_KEYS, TableSettings
 from .storage import Storage
 from .table import Table, TableOptions
+
+#: Every field a create request may have.
+CREATE_KEYS = OPTION_KEYS | SETTING_KEYS | {"name", "seat"}
 
 #: Invite codes avoid look-alike characters (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -116,15 +121,27 @@ class TableRegistry:
         if code in self.tables:
             self._touch(code)
 
+    def default_settings(self) -> TableSettings:
+        return TableSettings(round_pause_seconds=self.config.round_pause_seconds)
+
     def create(self, request: dict[str, Any]) -> tuple[Table, str]:
         if self.storage.failed:
             raise TableError(ErrorCode.STORAGE_ERROR, "the server cannot write its database")
-        self._make_room()
+        unknown = set(request) - CREATE_KEYS
+        if unknown:  # a misspelt option is refused, never silently ignored
+            raise TableError(ErrorCode.BAD_OPTION, f"no table option {sorted(unknown)[0]!r}")
         options = TableOptions.from_request(request, self.default_options())
+        settings = self.default_settings().changed(request)
+        self._make_room()
         try:
             code = self._new_code()
             table, token = Table.create(
-                code, options, request.get("name"), request.get("seat", 0), self.services
+                code,
+                options,
+                request.get("name"),
+                request.get("seat", 0),
+                self.services,
+                settings,
             )
         except sqlite3.Error as error:  # written at once: refuse, and keep nothing of it
             raise TableError(

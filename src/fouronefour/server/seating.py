@@ -1,5 +1,6 @@
 """Who sits where: taking a seat, bots for the empty ones, players' connections coming and
-going, and coming back after being away (docs/protocol.md sections 2, 3 and 5)."""
+going, coming back after being away, the host removing a player or moving players between
+seats, and a seat handed to a new device (docs/protocol.md sections 2, 3, 5 and 8)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import secrets
 from typing import TYPE_CHECKING
 
 from .errors import ErrorCode, TableError
-from .model import Ack, check_name, hash_token
+from .model import Ack, SeatChanges, SeatState, check_name, hash_token
+from .storage import ChangeExtra
 
 if TYPE_CHECKING:
     from .table import Table
@@ -88,3 +90,88 @@ class Seating:
         state.away = False
         table.commit([{"type": "seat", **state.public()}])
         return Ack(table.version)
+
+    def kick(self, actor: int | None, seat: object) -> Ack:
+        """The host removes a player (or a bot) between matches: the seat is empty again and
+        its token stops working; its connections are told and closed."""
+        table = self._table
+        table.check_writable()
+        table.check_host(actor)
+        if table.status == "playing":
+            raise TableError(ErrorCode.WRONG_STATUS, "players are removed between matches only")
+        state = table.seats[check_seat(seat, table.players)]
+        if state.seat == table.host_seat or state.kind == "empty":
+            raise TableError(ErrorCode.BAD_SEAT, f"seat {state.seat} is the host's or empty")
+        state.name, state.kind, state.token_hash = None, "empty", None
+        state.connections, state.away = 0, False
+        table.chat.forget_seat(state.seat)
+        table.commit(
+            [{"type": "seat", **state.public()}],
+            seats=(state.stored(),),
+            extra=ChangeExtra(handoffs=table.handoffs.void(state.seat)),
+            seat_changes=SeatChanges(revoked={state.seat: ErrorCode.KICKED}),
+        )
+        return Ack(table.version)
+
+    def move_seat(self, actor: int | None, first: object, second: object) -> Ack:
+        """The host swaps two seats' occupants between matches (either may be empty); each
+        keeps their token and connections, which now act for the other seat."""
+        table = self._table
+        table.check_writable()
+        table.check_host(actor)
+        if table.status == "playing":
+            raise TableError(ErrorCode.WRONG_STATUS, "seats are moved between matches only")
+        a = table.seats[check_seat(first, table.players)]
+        b = table.seats[check_seat(second, table.players)]
+        if a is b:
+            raise TableError(ErrorCode.BAD_SEAT, "move a player to another seat")
+        _swap(a, b)
+        if table.host_seat in (a.seat, b.seat):
+            table.host_seat = b.seat if table.host_seat == a.seat else a.seat
+        table.chat.forget_seat(a.seat)
+        table.chat.forget_seat(b.seat)
+        table.commit(
+            [
+                {"type": "seats_swapped", "seats": [a.seat, b.seat], "host_seat": table.host_seat},
+                {"type": "seat", **a.public()},
+                {"type": "seat", **b.public()},
+            ],
+            seats=(a.stored(), b.stored()),
+            row=True,
+            extra=ChangeExtra(handoffs=table.handoffs.void(a.seat, b.seat)),
+            seat_changes=SeatChanges(swapped=(a.seat, b.seat)),
+        )
+        return Ack(table.version)
+
+    def hand_over(self, seat: int, name: str) -> str:
+        """``seat`` becomes the claimant's (a handoff): a new token; the old one's connections
+        are told and closed. A human seat keeps its cards and pending decision."""
+        table = self._table
+        state = table.seats[seat]
+        token = secrets.token_urlsafe(24)
+        state.name, state.kind, state.token_hash = name, "human", hash_token(token)
+        state.connections = 0
+        table.chat.forget_seat(seat)
+        table.forget_seat(seat)
+        pause = table.round_pause.current
+        if pause is not None:
+            pause.ready.discard(seat)  # the newcomer has not read the results yet
+        table.commit(
+            [{"type": "seat", **state.public()}],
+            seats=(state.stored(),),
+            extra=ChangeExtra(handoffs=table.handoffs.void(seat)),
+            seat_changes=SeatChanges(revoked={seat: ErrorCode.BAD_TOKEN}),
+        )
+        return token
+
+
+def _swap(a: SeatState, b: SeatState) -> None:
+    """Swap everything about two seats' occupants (not the seat numbers)."""
+    a.name, b.name = b.name, a.name
+    a.kind, b.kind = b.kind, a.kind
+    a.token_hash, b.token_hash = b.token_hash, a.token_hash
+    a.connections, b.connections = b.connections, a.connections
+    a.away, b.away = b.away, a.away
+    for state in (a, b):
+        if state.kind == "bot":
+            state.name = f"Bot {state.seat + 1}"

@@ -1,8 +1,10 @@
 """Where tables live between restarts: a small interface and its SQLite implementation.
 
-A table is its options, its seats, and per match the rules, the seed and every decision;
-:meth:`fouronefour.Match.replay` rebuilds any position from those. Each :class:`Change` is
-written in one transaction before the update it belongs to is sent to anybody.
+A table is its options, settings, seats, chat, pending handoffs, and per match the rules,
+the seed and every decision; :meth:`fouronefour.Match.replay` rebuilds any position from
+those. Each :class:`Change` is written in one transaction before the update it belongs to
+is sent to anybody. A database made by an older version is brought up to date when opened
+(:meth:`SqliteStorage._migrate`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,51 @@ class StoredMatch:
     over: bool
 
 
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A finished match for the replay list; ``winning_team`` and ``rounds`` are None for a
+    match finished before they were kept (read them from its replay)."""
+
+    number: int
+    moves: int
+    winning_team: int | None
+    rounds: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """The columns of a table's row that change seldom: written whenever one of them does."""
+
+    host_seat: int
+    settings: dict[str, Any]
+    #: The host paused the table.
+    paused: bool = False
+    #: The round whose end the table is pausing after (0: none).
+    round_end: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StoredChat:
+    version: int
+    match_number: int
+    #: Decisions taken in the match when it was said.
+    step: int
+    at: int  # ms
+    seat: int | None
+    name: str
+    spectator: bool
+    text: str | None
+    phrase: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredHandoff:
+    seat: int
+    #: None: the seat's pending handoff is void (deleted).
+    secret_hash: str | None
+    expires_at: int = 0  # ms
+
+
 @dataclass(slots=True)
 class StoredTable:
     code: str
@@ -47,6 +94,12 @@ class StoredTable:
     seats: list[StoredSeat]
     match: StoredMatch | None = None  # the current (or last) match
     finished_matches: list[int] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+    paused: bool = False
+    round_end: int = 0
+    #: The last chat lines, oldest first.
+    chat: list[StoredChat] = field(default_factory=list)
+    handoffs: list[StoredHandoff] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +107,17 @@ class NewMatch:
     number: int
     seed: int
     rules: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeExtra:
+    """What a change writes besides moves, seats and matches (rare: not on a move's path)."""
+
+    row: TableRow | None = None
+    chat: StoredChat | None = None
+    handoffs: tuple[StoredHandoff, ...] = ()
+    #: The match that ends with this change: (winning team, rounds played).
+    result: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +136,7 @@ class Change:
     #: The tables row (status, match number) changed; otherwise a change with moves only
     #: writes the moves, which carry the version (one statement: the common case is cheap).
     table_row: bool = True
+    extra: ChangeExtra | None = None
 
 
 class Storage(Protocol):
@@ -86,6 +151,10 @@ class Storage(Protocol):
     def table_exists(self, code: str) -> bool: ...
 
     def load_match(self, code: str, number: int) -> StoredMatch | None: ...
+
+    def list_matches(self, code: str) -> list[MatchSummary]: ...
+
+    def load_chat(self, code: str, match_number: int) -> list[StoredChat]: ...
 
     def close(self) -> None: ...
 
@@ -104,19 +173,49 @@ class Storage(Protocol):
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     code TEXT PRIMARY KEY, options TEXT NOT NULL, host_seat INTEGER NOT NULL,
-    status TEXT NOT NULL, version INTEGER NOT NULL, match_number INTEGER NOT NULL);
+    status TEXT NOT NULL, version INTEGER NOT NULL, match_number INTEGER NOT NULL,
+    settings TEXT NOT NULL DEFAULT '{}', paused INTEGER NOT NULL DEFAULT 0,
+    round_end INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS seats (
     code TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT, kind TEXT NOT NULL, token_hash TEXT,
     PRIMARY KEY (code, seat));
 CREATE TABLE IF NOT EXISTS matches (
     code TEXT NOT NULL, number INTEGER NOT NULL, seed INTEGER NOT NULL, rules TEXT NOT NULL,
-    over INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (code, number));
+    over INTEGER NOT NULL DEFAULT 0, winning_team INTEGER, rounds INTEGER,
+    PRIMARY KEY (code, number));
 -- WITHOUT ROWID: the rows are kept in their key's b-tree, so a move writes one page rather
 -- than a row page and an index page (databases made before keep their rowid table).
 CREATE TABLE IF NOT EXISTS moves (
     code TEXT NOT NULL, number INTEGER NOT NULL, idx INTEGER NOT NULL, move TEXT NOT NULL,
     version INTEGER NOT NULL, PRIMARY KEY (code, number, idx)) WITHOUT ROWID;
+-- A chat line is a version of its own: the version is its key.
+CREATE TABLE IF NOT EXISTS chat (
+    code TEXT NOT NULL, version INTEGER NOT NULL, match_number INTEGER NOT NULL,
+    step INTEGER NOT NULL, at INTEGER NOT NULL, seat INTEGER, name TEXT NOT NULL,
+    spectator INTEGER NOT NULL, text TEXT, phrase TEXT,
+    PRIMARY KEY (code, version)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS handoffs (
+    code TEXT NOT NULL, seat INTEGER NOT NULL, secret_hash TEXT NOT NULL,
+    expires_at INTEGER NOT NULL, PRIMARY KEY (code, seat));
 """
+
+#: Columns added since the first schema, for databases made before them: (table, column,
+#: its definition). ``CREATE TABLE IF NOT EXISTS`` leaves an existing table as it was.
+_ADDED_COLUMNS = (
+    ("tables", "settings", "TEXT NOT NULL DEFAULT '{}'"),
+    ("tables", "paused", "INTEGER NOT NULL DEFAULT 0"),
+    ("tables", "round_end", "INTEGER NOT NULL DEFAULT 0"),
+    ("matches", "winning_team", "INTEGER"),
+    ("matches", "rounds", "INTEGER"),
+)
+#: Chat lines a table keeps at hand for snapshots (docs/protocol.md: the last 50).
+RECENT_CHAT = 50
+_CHAT_COLUMNS = "version, match_number, step, at, seat, name, spectator, text, phrase"
+
+
+def _chat_line(row: tuple[Any, ...]) -> StoredChat:
+    version, match_number, step, at, seat, name, spectator, text, phrase = row
+    return StoredChat(version, match_number, step, at, seat, name, bool(spectator), text, phrase)
 
 
 class SqliteStorage:
@@ -138,6 +237,15 @@ class SqliteStorage:
             self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.executescript(_SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Add the columns a database made by an older version lacks (their defaults are what
+        those tables had: default settings, no pause, no recorded winner)."""
+        for table, column, definition in _ADDED_COLUMNS:
+            columns = {row[1] for row in self._conn.execute(f"PRAGMA table_info({table})")}
+            if column not in columns:
+                self._conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
 
     @property
     def all_written(self) -> bool:
@@ -164,7 +272,8 @@ class SqliteStorage:
             conn.execute("BEGIN")
             try:
                 conn.execute(
-                    "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO tables (code, options, host_seat, status, version, match_number,"
+                    " settings) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (
                         table.code,
                         orjson.dumps(table.options).decode(),
@@ -172,6 +281,7 @@ class SqliteStorage:
                         table.status,
                         table.version,
                         table.match_number,
+                        orjson.dumps(table.settings).decode(),
                     ),
                 )
                 self._upsert_seats(table.code, table.seats)
@@ -195,7 +305,11 @@ class SqliteStorage:
         if len(changes) == 1:
             change = changes[0]
             if len(change.moves) == 1 and not (
-                change.table_row or change.seats or change.new_match or change.match_over
+                change.table_row
+                or change.seats
+                or change.new_match
+                or change.match_over
+                or change.extra
             ):
                 # The common case, one move: one statement is one transaction in autocommit
                 # mode (no BEGIN and COMMIT to run).
@@ -242,6 +356,8 @@ class SqliteStorage:
                         "UPDATE matches SET over = 1 WHERE code = ? AND number = ?",
                         (change.code, change.match_number),
                     )
+                if change.extra is not None:
+                    self._write_extra(change, change.extra)
             if moves:
                 conn.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", moves)
             if table_rows:
@@ -254,7 +370,60 @@ class SqliteStorage:
             raise
         conn.execute("COMMIT")
 
-    _TABLE_COLUMNS = "SELECT code, options, host_seat, status, version, match_number FROM tables"
+    def _write_extra(self, change: Change, extra: ChangeExtra) -> None:
+        conn = self._conn
+        code = change.code
+        if extra.row is not None:
+            row = extra.row
+            conn.execute(
+                "UPDATE tables SET host_seat = ?, settings = ?, paused = ?, round_end = ?"
+                " WHERE code = ?",
+                (
+                    row.host_seat,
+                    orjson.dumps(row.settings).decode(),
+                    int(row.paused),
+                    row.round_end,
+                    code,
+                ),
+            )
+        if extra.chat is not None:
+            line = extra.chat
+            conn.execute(
+                "INSERT INTO chat VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    code,
+                    line.version,
+                    line.match_number,
+                    line.step,
+                    line.at,
+                    line.seat,
+                    line.name,
+                    int(line.spectator),
+                    line.text,
+                    line.phrase,
+                ),
+            )
+        for handoff in extra.handoffs:
+            if handoff.secret_hash is None:
+                conn.execute(
+                    "DELETE FROM handoffs WHERE code = ? AND seat = ?", (code, handoff.seat)
+                )
+            else:
+                conn.execute(
+                    "INSERT OR REPLACE INTO handoffs VALUES (?, ?, ?, ?)",
+                    (code, handoff.seat, handoff.secret_hash, handoff.expires_at),
+                )
+        if extra.result is not None:
+            winning_team, rounds = extra.result
+            conn.execute(
+                "UPDATE matches SET winning_team = ?, rounds = ? WHERE code = ? AND number = ?",
+                (winning_team, rounds, code, change.match_number),
+            )
+
+    _TABLE_COLUMNS = (
+        "SELECT code, options, host_seat, status, version, match_number, settings, paused,"
+        " round_end FROM tables"
+    )
 
     def load_tables(self, status: str | None = None) -> list[StoredTable]:
         """Every stored table, or those in ``status``."""
@@ -285,7 +454,7 @@ class SqliteStorage:
 
     def _stored_table(self, row: tuple[Any, ...]) -> StoredTable:
         conn = self._conn
-        code, options, host_seat, status, version, match_number = row
+        code, options, host_seat, status, version, match_number, settings, paused, round_end = row
         seats = [
             StoredSeat(seat, name, kind, token_hash)
             for seat, name, kind, token_hash in conn.execute(
@@ -301,16 +470,36 @@ class SqliteStorage:
             )
         ]
         (moved,) = conn.execute("SELECT MAX(version) FROM moves WHERE code = ?", (code,)).fetchone()
+        chat = [
+            _chat_line(row)
+            for row in conn.execute(
+                f"SELECT {_CHAT_COLUMNS} FROM chat WHERE code = ? ORDER BY version DESC LIMIT ?",
+                (code, RECENT_CHAT),
+            )
+        ]
+        chat.reverse()
+        handoffs = [
+            StoredHandoff(*row)
+            for row in conn.execute(
+                "SELECT seat, secret_hash, expires_at FROM handoffs WHERE code = ? ORDER BY seat",
+                (code,),
+            )
+        ]
         table = StoredTable(
             code,
             orjson.loads(options),
             host_seat,
             status,
-            max(version, moved or 0),
+            max(version, moved or 0, chat[-1].version if chat else 0),
             match_number,
             seats,
             None,
             finished,
+            orjson.loads(settings),
+            bool(paused),
+            round_end,
+            chat,
+            handoffs,
         )
         if match_number:
             table.match = self._load_match(code, match_number)
@@ -319,6 +508,31 @@ class SqliteStorage:
     def load_match(self, code: str, number: int) -> StoredMatch | None:
         with self._lock:
             return self._load_match(code, number)
+
+    def list_matches(self, code: str) -> list[MatchSummary]:
+        """The finished matches of a table, in order."""
+        with self._lock:
+            return [
+                MatchSummary(*row)
+                for row in self._conn.execute(
+                    "SELECT number, (SELECT COUNT(*) FROM moves WHERE moves.code = matches.code"
+                    " AND moves.number = matches.number), winning_team, rounds FROM matches"
+                    " WHERE code = ? AND over = 1 ORDER BY number",
+                    (code,),
+                )
+            ]
+
+    def load_chat(self, code: str, match_number: int) -> list[StoredChat]:
+        """The chat lines said while ``match_number`` was the table's current match."""
+        with self._lock:
+            return [
+                _chat_line(row)
+                for row in self._conn.execute(
+                    f"SELECT {_CHAT_COLUMNS} FROM chat WHERE code = ? AND match_number = ?"
+                    " ORDER BY version",
+                    (code, match_number),
+                )
+            ]
 
     def _load_match(self, code: str, number: int) -> StoredMatch | None:
         row = self._conn.execute(
@@ -408,6 +622,16 @@ class GroupCommitStorage(SqliteStorage):
         if self._reader is None:
             return super().load_match(code, number)
         return self._reader.load_match(code, number)
+
+    def list_matches(self, code: str) -> list[MatchSummary]:
+        if self._reader is None:
+            return super().list_matches(code)
+        return self._reader.list_matches(code)
+
+    def load_chat(self, code: str, match_number: int) -> list[StoredChat]:
+        if self._reader is None:
+            return super().load_chat(code, match_number)
+        return self._reader.load_chat(code, match_number)
 
     def commit(self, change: Change) -> None:
         if self._loop is None:

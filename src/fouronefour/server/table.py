@@ -8,7 +8,8 @@ becomes the next version's :class:`Update`, then is published; a refused action 
 
 The table's other jobs have modules of their own, each holding the table it serves:
 claim windows (:mod:`.windows`), what each connection sees (:mod:`.views`), bot seats
-(:mod:`.botseats`) and who sits where (:mod:`.seating`).
+(:mod:`.botseats`), who sits where (:mod:`.seating`) and the end-of-round pause
+(:mod:`.roundend`).
 """
 
 from __future__ import annotations
@@ -17,12 +18,16 @@ import hmac
 import secrets
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ..engine import IllegalMove, Match, canonical
 from .botseats import BotSeats
+from .chat import TableChat
 from .errors import ErrorCode, TableError
 from .events import move_event, progress_events, round_ended, round_start_event
+from .handoff import Handoffs
+from .hosttools import HostTools
 from .model import (
     HOOK_SECONDS_RANGE,
     MAX_DECKS,
@@ -31,6 +36,7 @@ from .model import (
     NAME_LENGTH,
     TURN_SECONDS_RANGE,
     Ack,
+    SeatChanges,
     SeatState,
     Status,
     TableOptions,
@@ -39,9 +45,12 @@ from .model import (
     hash_token,
     ms,
 )
+from .presence import Presence
+from .roundend import RoundPause, replay
 from .seating import Seating, check_seat
 from .services import TableServices
-from .storage import Change, NewMatch, StoredSeat, StoredTable
+from .settings import TableSettings
+from .storage import Change, ChangeExtra, NewMatch, StoredSeat, StoredTable, TableRow
 from .views import Prompt, SeatViews
 from .windows import Claimable, ClaimWindows, Window
 
@@ -77,10 +86,16 @@ class Table:
     """The authority of one table. Build with :meth:`create` or :meth:`restore`."""
 
     def __init__(
-        self, code: str, options: TableOptions, host_seat: int, services: TableServices
+        self,
+        code: str,
+        options: TableOptions,
+        host_seat: int,
+        services: TableServices,
+        settings: TableSettings,
     ) -> None:
         self.code = code
         self.options = options
+        self.settings = settings
         self.host_seat = host_seat
         self.services = services
         self.scheduler = services.scheduler
@@ -91,6 +106,8 @@ class Table:
         self.match: Match | None = None
         self.seed: int | None = None
         self.finished_matches: list[int] = []
+        #: The host paused the table (docs/protocol.md section 5).
+        self.paused = False
         #: Decisions taken in the current match (the next move's index in storage).
         self.move_count = 0
         #: The version at which each seat's pending decision was offered.
@@ -115,6 +132,11 @@ class Table:
         self.views = SeatViews(self)
         self.bots = BotSeats(self)
         self.seating = Seating(self)
+        self.round_pause = RoundPause(self)
+        self.host = HostTools(self)
+        self.chat = TableChat(self, [])
+        self.presence = Presence(code, services.fanout, services.scheduler)
+        self.handoffs = Handoffs(self, [])
 
     # ------------------------------------------------------------ construction
 
@@ -126,11 +148,12 @@ class Table:
         host_name: object,
         host_seat: object,
         services: TableServices,
+        settings: TableSettings | None = None,
     ) -> tuple[Table, str]:
         """A new table with its host seated; returns it and the host's seat token."""
         name = check_name(host_name)
         seat_number = check_seat(host_seat, options.rules.players)
-        table = cls(code, options, seat_number, services)
+        table = cls(code, options, seat_number, services, settings or TableSettings())
         token = secrets.token_urlsafe(24)
         seat = table.seats[seat_number]
         seat.name, seat.kind, seat.token_hash = name, "human", hash_token(token)
@@ -144,6 +167,7 @@ class Table:
                 table.version,
                 0,
                 [s.stored() for s in table.seats],
+                settings=table.settings.to_dict(),
             )
         )
         return table, token
@@ -152,7 +176,8 @@ class Table:
     def restore(cls, stored: StoredTable, services: TableServices) -> Table:
         """A table as it was written; call :meth:`resume` once timers may run."""
         options = TableOptions.from_dict(stored.options)
-        table = cls(stored.code, options, stored.host_seat, services)
+        settings = TableSettings.from_dict(stored.settings)
+        table = cls(stored.code, options, stored.host_seat, services, settings)
         for record in stored.seats:
             seat = table.seats[record.seat]
             seat.name, seat.kind, seat.token_hash = record.name, record.kind, record.token_hash
@@ -160,10 +185,16 @@ class Table:
         table.version = stored.version
         table.match_number = stored.match_number
         table.finished_matches = list(stored.finished_matches)
+        table.paused = stored.paused and table.status == "playing"
+        table.chat = TableChat(table, stored.chat)
+        table.handoffs = Handoffs(table, stored.handoffs)
         if stored.match is not None:
             table.seed = stored.match.seed
-            table.match = Match.replay(options.rules, stored.match.seed, stored.match.moves)
+            replayed = replay(options.rules, stored.match.seed, stored.match.moves)
+            table.match = replayed.match
             table.move_count = len(stored.match.moves)
+            if table.status == "playing":
+                table.round_pause.restore(replayed, stored.round_end)
         return table
 
     def resume(self) -> None:
@@ -174,11 +205,16 @@ class Table:
         restart may be answered with the version the client last saw."""
         if self.status != "playing" or self.match is None:
             return
-        self.windows.reopen(self.match.round, running=True)
+        if self.round_pause.current is not None:
+            if not self.paused:
+                self.round_pause.release()
+            self._arm({})
+            return
+        self.windows.reopen(self.match.round, running=not self.paused)
         prompts = self.views.prompts()
         self.prompt_v = dict.fromkeys(prompts, self.version)
         turn_seat = next(iter(prompts)) if self.windows.current is None and prompts else None
-        if turn_seat is not None and not self.bot_controlled(turn_seat):
+        if turn_seat is not None and not self.bot_controlled(turn_seat) and not self.paused:
             self.deadline = self.scheduler.now() + self.options.turn_seconds
         self._arm(prompts)
 
@@ -199,6 +235,7 @@ class Table:
             "host_seat": self.host_seat,
             "version": self.version,
             "options": self.options.to_dict(),
+            "settings": self.settings.to_dict(),
             "seats": [s.public() for s in self.seats],
             "match_number": self.match_number,
             "finished_matches": list(self.finished_matches),
@@ -229,6 +266,20 @@ class Table:
     def bot_controlled(self, seat: int) -> bool:
         state = self.seats[seat]
         return state.kind == "bot" or state.away
+
+    def forget_seat(self, seat: int) -> None:
+        """A new player has the seat: what the table remembers of the old one goes."""
+        self._accepted.pop(seat, None)
+
+    def row(self) -> TableRow:
+        """The seldom-changing columns of the table's stored row, as they are now."""
+        pause = self.round_pause.current
+        return TableRow(
+            self.host_seat,
+            self.settings.to_dict(),
+            self.paused,
+            0 if pause is None else pause.round_number,
+        )
 
     # ------------------------------------------------------------ checks
 
@@ -278,6 +329,9 @@ class Table:
         self.match = Match(self.options.rules, self.seed)
         self.move_count = 0
         self.windows.current = None
+        self.round_pause.current = None
+        self.round_pause.trick_start = self.match.round.log_size
+        self.paused = False
         self.status = "playing"
         for state in self.seats:
             state.away = False
@@ -294,6 +348,7 @@ class Table:
             events,
             new_prompts=True,
             new_match=NewMatch(self.match_number, self.seed, self.options.rules.to_dict()),
+            row=True,
         )
 
     # ------------------------------------------------------------ playing
@@ -309,6 +364,8 @@ class Table:
         self.check_writable()
         if self.status != "playing":
             raise TableError(ErrorCode.WRONG_STATUS, f"no match is being played ({self.status})")
+        if self.paused:
+            raise TableError(ErrorCode.PAUSED, "the host has paused the table")
         if not isinstance(move, str) or not move or len(move) > 200:
             raise TableError(ErrorCode.BAD_MESSAGE, "move must be non-empty text")
         prompts = self.views.prompts()
@@ -366,7 +423,7 @@ class Table:
             and not round_ended(before, after)
         ):
             claimable = ("hook", chosen, seat, False)
-        self._advance(after, [chosen], events, claimable)
+        self._advance(before, after, [chosen], events, claimable)
         return Ack(self.version, chosen)
 
     @staticmethod
@@ -384,38 +441,54 @@ class Table:
         return chosen
 
     def _close_window(self, events: list[dict[str, Any]]) -> None:
-        assert self.match is not None
-        after, moves, claimable = self.windows.close(self.match, self.match_number, events)
-        self._advance(after, moves, events, claimable)
+        before = self.match
+        assert before is not None
+        after, moves, claimable = self.windows.close(before, self.match_number, events)
+        self._advance(before, after, moves, events, claimable)
 
     def _advance(
         self,
+        before: Match,
         after: Match,
         moves: list[str],
         events: list[dict[str, Any]],
         claimable: Claimable | None,
     ) -> None:
-        """Take ``after`` as the match, open the next window if any, write and publish."""
+        """Take ``after`` as the match, open the next window or the end-of-round pause if
+        any, write and publish."""
         self.match = after
         first = self.move_count
         self.move_count += len(moves)
+        over = after.is_over
+        pausing = (
+            not over
+            and round_ended(before, after)
+            and self.round_pause.begin(before, moves, after, events)
+        )
+        r = after.round
+        if r.top is None:  # a trick is to be led: the next event begins it
+            self.round_pause.trick_start = r.log_size
         opened = self.windows.open_after(after, claimable)
         if opened is not None:
             events.append(opened)
-        over = after.is_over
+        extra = None
         if over:
             self.status = "finished"
             self.finished_matches.append(self.match_number)
             events.append(
                 {"type": "status", "status": self.status, "match_number": self.match_number}
             )
+            assert after.winning_team is not None
+            extra = ChangeExtra(result=(after.winning_team, len(after.results)))
         self.commit(
             events,
             new_prompts=True,
             moves=tuple(moves),
             first_move_index=first,
             match_over=over,
-            table_row=over,
+            table_row=over or pausing,
+            row=pausing,
+            extra=extra,
         )
 
     # ------------------------------------------------------------ commit and timers
@@ -431,16 +504,22 @@ class Table:
         new_match: NewMatch | None = None,
         match_over: bool = False,
         table_row: bool = True,
+        row: bool = False,
+        extra: ChangeExtra | None = None,
+        seat_changes: SeatChanges | None = None,
     ) -> Update:
         """Write, version, publish one update; then arm the timers and bots it calls for.
 
         ``new_prompts``: the decisions offered changed (a move, a window): their versions
-        are this one and the turn timer starts again."""
+        are this one and the turn timer starts again. ``row``: the table's seldom-changing
+        columns changed (:meth:`row`); ``extra``: other rare things to write."""
         if new_prompts:
             self.deadline = None
+        if row:
+            extra = replace(extra or ChangeExtra(), row=self.row())
         prompts = self.views.prompts()
         turn_seat = next(iter(prompts)) if self.windows.current is None and prompts else None
-        if turn_seat is not None and not self.bot_controlled(turn_seat):
+        if turn_seat is not None and not self.paused and not self.bot_controlled(turn_seat):
             if self.deadline is None:
                 self.deadline = self.scheduler.now() + self.options.turn_seconds
         else:
@@ -458,6 +537,7 @@ class Table:
                 first_move_index,
                 match_over,
                 table_row,
+                extra,
             )
         )
         self.version = version
@@ -469,23 +549,36 @@ class Table:
             events,
             self.views.state(),
             self.views.changed(prompts),
+            seat_changes,
         )
         self._history.append(update)
         self._fanout.publish(self.code, update)
         self._arm(prompts)
         return update
 
+    def write(self, extra: ChangeExtra) -> None:
+        """Write something nobody is shown (a handoff's secret hash): no new version, but
+        written before the ack that follows, like every change."""
+        self._storage.commit(
+            Change(self.code, self.version, self.status, self.match_number, extra=extra)
+        )
+
     def _arm(self, prompts: dict[int, Prompt]) -> None:
         self.windows.arm(self._window_due)
         if self.deadline is not None and not self._turn_timer_armed:
             self._turn_timer_armed = True
             self.scheduler.call_later(self.deadline - self.scheduler.now(), self._turn_due)
+        if self.paused:
+            return  # bots wait too
+        self.round_pause.arm()
         for seat in prompts:
             if self.bot_controlled(seat):
                 self.bots.schedule(seat)
 
     def _window_due(self, window: Window) -> None:
-        if self.windows.current is window and not self.postponed(lambda: self._window_due(window)):
+        if self.windows.current is not window or self.paused:
+            return
+        if not self.postponed(lambda: self._window_due(window)):
             self._close_window([])
 
     def _turn_due(self) -> None:

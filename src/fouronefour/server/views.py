@@ -38,6 +38,8 @@ class SeatViews:
         m = table.match
         if table.status != "playing" or m is None or m.is_over:
             return {}
+        if table.round_pause.current is not None:
+            return {}
         if table.windows.current is not None:
             return table.windows.prompts()
         r = m.round
@@ -52,6 +54,30 @@ class SeatViews:
         m = table.match
         if m is None:
             return None
+        pause = table.round_pause.current
+        if pause is not None:  # the round that ended stays on show
+            r = pause.ended
+            return {
+                "status": table.status,
+                "match_number": table.match_number,
+                "round_number": pause.round_number,
+                "level": r.level,
+                "levels": list(m.levels),
+                "order": r.order,
+                "turn": None,
+                "leader": r.leader,
+                "top": r.top,
+                "top_seat": r.top_seat,
+                "counts": r.card_counts(),
+                "finished": r.finished,
+                "tributes": r.tributes,
+                "window": None,
+                "deadline": None,
+                "match_over": False,
+                "match_winner": None,
+                "round_end": table.round_pause.public(),
+                "paused": table.paused,
+            }
         r = m.round
         window = table.windows.current
         top, top_seat = (window.claimed, window.claimed_seat) if window else (r.top, r.top_seat)
@@ -74,14 +100,19 @@ class SeatViews:
             "deadline": None if deadline is None else ms(deadline),
             "match_over": m.is_over,
             "match_winner": m.winning_team,
+            "round_end": None,
+            "paused": table.paused,
         }
 
     def _hand(self, seat: int) -> str:
-        """The seat's hand text, cached: the engine keeps an unchanged hand's counts object."""
-        m = self._table.match
+        """The seat's hand text, cached: the engine keeps an unchanged hand's counts object.
+        During an end-of-round pause: the cards it held when the round ended."""
+        table = self._table
+        m = table.match
         if m is None:
             return ""
-        r = m.round
+        pause = table.round_pause.current
+        r = m.round if pause is None else pause.ended
         counts = r.hand_counts(seat)
         cached = self._hands.get(seat)
         if cached is not None and cached[0] is counts:
@@ -149,6 +180,14 @@ class SeatViews:
         if table.match is not None:
             m = table.match
             game = m.view(seat) if seat is not None else m.public_view()
+            pause = table.round_pause.current
+            if pause is not None:  # the round that ended, with the match's facts after it
+                r = pause.ended
+                shown = r.view(seat) if seat is not None else r.public_view()
+                for key in ("levels", "results", "match_over", "match_winner"):
+                    shown[key] = game[key]
+                shown["round_number"] = pause.round_number
+                game = shown
             own = prompts.get(seat) if seat is not None else None
             game["decision"], game["legal_moves"] = (own[0], list(own[1])) if own else (None, [])
             window = table.windows.current
@@ -164,6 +203,7 @@ class SeatViews:
             "state": self.state(),
             "you": you,
             "game": game,
+            "chat": list(table.chat.recent),
         }
 
     def pending_decision(self, seat: int) -> tuple[dict[str, Any], list[str]]:

@@ -180,6 +180,21 @@ class ClaimWindows:
                 claimable = ("unhook" if window.kind == "hook" else "hook", claim, claimant, True)
         return after, moves, claimable
 
+    def hold(self) -> None:
+        """The table is paused: the open window's timer stops."""
+        window = self.current
+        if window is not None:
+            if window.handle is not None:
+                window.handle.cancel()
+                window.handle = None
+            window.closes_at = None
+
+    def release(self) -> None:
+        """The table goes on: the open window runs again from its full length."""
+        window = self.current
+        if window is not None and window.closes_at is None:
+            window.closes_at = self._scheduler.now() + self._seconds
+
     def arm(self, due: Callable[[Window], None]) -> None:
         """Start the open window's timer, unless it runs already or the table is paused."""
         window = self.current

@@ -77,7 +77,7 @@ export class TableConnection {
     const socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}`);
     this.socket = socket;
     socket.addEventListener("open", () => {
-      const hello = { type: "hello", protocol: 2 };
+      const hello = { type: "hello", protocol: 3 };
       if (this.token) hello.token = this.token;
       else if (this.name) hello.name = this.name; // a spectator's name for chat and presence
       if (this.version !== null) hello.since = this.version;
