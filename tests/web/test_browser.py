@@ -96,6 +96,11 @@ def _check_offer(page: Any, stats: Stats) -> None:
 
 
 def _act_once(page: Any, seat: int, stats: Stats) -> bool:
+    if _visible(page, "round-end") and page.locator("[data-testid=ready]").is_enabled():
+        # The end-of-round pause (protocol 3): read the results on the table, then Ready.
+        stats.results_seen[seat].append(page.inner_text("[data-testid=round-end-results]"))
+        page.click("[data-testid=ready]", timeout=CLICK_TIMEOUT_MS)
+        return True
     if _visible(page, "results"):
         stats.results_seen[seat].append(page.inner_text("[data-testid=results]"))
         page.click("[data-testid=results-close]")
