@@ -389,7 +389,8 @@ class Conn:
         await self.ws.send(body if isinstance(body, str | bytes) else orjson.dumps(body).decode())
 
     async def ask(self, body: dict[str, Any] | str | bytes, timeout: float = 5.0) -> list[Any]:
-        """Send ``body`` then a ping: the messages before the pong answer ``body``.
+        """Send ``body`` then a ping: the messages before the pong (but presence) answer
+        ``body``.
         If the server closes the connection instead, those before the close."""
         mark = len(self.messages)
         token = f"sentinel-{time.monotonic_ns()}"
@@ -407,7 +408,8 @@ class Conn:
         for message in self.messages[mark:]:
             if message["type"] == "pong" and message.get("id") == token:
                 break
-            replies.append(message)
+            if message["type"] != "presence":  # (who watches: no answer to anything)
+                replies.append(message)
         return replies
 
     async def request(self, body: dict[str, Any], timeout: float = 5.0) -> dict[str, Any]:
