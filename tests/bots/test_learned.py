@@ -246,3 +246,17 @@ def test_a_margin_keeps_the_greedy_choice_unless_another_move_is_worth_more() ->
     assert LearnedBot(network=hoarder, margin=0.0).choose(view, legal, random.Random(0)) == "3"
     strict = LearnedBot(network=hoarder, margin=1.0)  # a single leaves at most 4/27 more
     assert strict.choose(view, legal, random.Random(0)) == greedy
+
+
+def test_tribute_returns_are_the_greedy_rule() -> None:
+    strongest = len(KINDS) + 2  # the move's strongest card: it would give back its best
+    bot = LearnedBot(network=_one_feature_network(strongest))
+    r = ff.Round.from_hands(
+        ["345", "AKQ2", "678", "9TJB"], level="4", previous_finished=[0, 2], previous_caught=[1, 3]
+    )
+    seat = r.to_act
+    assert seat is not None and r.view(seat)["decision"] == "return"
+    view, legal = r.view(seat), r.legal_moves()
+    greedy = GreedyBot().choose(view, legal, random.Random(0))
+    assert legal[int(np.argmax(bot.scores(view, legal)))] != greedy
+    assert bot.choose(view, legal, random.Random(0)) == greedy

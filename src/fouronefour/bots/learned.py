@@ -163,7 +163,9 @@ class LearnedBot:
     def choose(self, view: dict[str, Any], legal_moves: Sequence[str], rng: random.Random) -> str:
         network = self.network
         self.fallback = int(view["players"]) not in network.players
-        if self.fallback:
+        if self.fallback or view.get("decision") == "return":
+            # A tribute return has no hidden information to weigh and training (round 1
+            # of a match) never meets one: the greedy rule, as the search bot does.
             return self._greedy.choose(view, legal_moves, rng)
         if len(legal_moves) == 1:
             return legal_moves[0]
