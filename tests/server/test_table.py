@@ -313,6 +313,16 @@ def test_a_friend_takes_a_bot_seat_between_matches(harness: Harness) -> None:
     assert table.status == "playing" and table.match_number == 2
     assert you(table, 2)["hand"]
     assert harness.storage.load_tables()[0].seats[2].name == "Eve"
+    harness.scheduler.run_until_idle()
+    # The host removes Eve between matches: her seat waits for another player or a bot.
+    table.seating.kick(0, 2)
+    assert table.seats[2].kind == "empty" and table.seat_for_token(token) is None
+    with pytest.raises(TableError) as empty:
+        table.play_again(0)
+    assert empty.value.code is ErrorCode.SEATS_EMPTY and table.match_number == 2
+    table.seating.fill_bots(0)
+    table.play_again(0)
+    assert table.match_number == 3
 
 
 def test_restore_offers_an_open_window_again(harness: Harness) -> None:

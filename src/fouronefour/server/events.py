@@ -37,7 +37,8 @@ def round_start_event(match: Match) -> dict[str, Any]:
 
 
 def round_ended(before: Match, after: Match) -> bool:
-    return len(after.results) > len(before.results)
+    """Whether the moves from ``before`` (a round in play) to ``after`` ended that round."""
+    return after.is_over or after.round_number != before.round_number
 
 
 def progress_events(before: Match, after: Match, match_number: int) -> list[dict[str, Any]]:

@@ -309,9 +309,6 @@ class Table:
         self.check_host(actor)
         if self.status != "lobby":
             raise TableError(ErrorCode.WRONG_STATUS, f"the table is {self.status}, not lobby")
-        empty = [s.seat for s in self.seats if s.kind == "empty"]
-        if empty:
-            raise TableError(ErrorCode.SEATS_EMPTY, f"seats {empty} are empty: fill them first")
         self._begin_match()
         return Ack(self.version)
 
@@ -323,7 +320,13 @@ class Table:
         self._begin_match()
         return Ack(self.version)
 
+    def _check_seats_filled(self) -> None:
+        empty = [s.seat for s in self.seats if s.kind == "empty"]
+        if empty:
+            raise TableError(ErrorCode.SEATS_EMPTY, f"seats {empty} are empty: fill them first")
+
     def _begin_match(self) -> None:
+        self._check_seats_filled()  # (a player removed between matches leaves a seat empty)
         self.match_number += 1
         self.seed = self.services.seeds()
         self.match = Match(self.options.rules, self.seed)
@@ -564,13 +567,15 @@ class Table:
         )
 
     def _arm(self, prompts: dict[int, Prompt]) -> None:
-        self.windows.arm(self._window_due)
+        if self.windows.current is not None:
+            self.windows.arm(self._window_due)
         if self.deadline is not None and not self._turn_timer_armed:
             self._turn_timer_armed = True
             self.scheduler.call_later(self.deadline - self.scheduler.now(), self._turn_due)
         if self.paused:
             return  # bots wait too
-        self.round_pause.arm()
+        if self.round_pause.current is not None:
+            self.round_pause.arm()
         for seat in prompts:
             if self.bot_controlled(seat):
                 self.bots.schedule(seat)

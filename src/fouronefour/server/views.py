@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..engine import Round
 from .errors import ErrorCode, TableError
 from .model import ms
 
@@ -104,15 +105,21 @@ class SeatViews:
             "paused": table.paused,
         }
 
-    def _hand(self, seat: int) -> str:
-        """The seat's hand text, cached: the engine keeps an unchanged hand's counts object.
-        During an end-of-round pause: the cards it held when the round ended."""
+    def _shown_round(self) -> Round | None:
+        """The round whose hands are shown: the one played, or during an end-of-round pause
+        the one that ended."""
         table = self._table
         m = table.match
         if m is None:
-            return ""
+            return None
         pause = table.round_pause.current
-        r = m.round if pause is None else pause.ended
+        return m.round if pause is None else pause.ended
+
+    def _hand(self, seat: int, r: Round | None) -> str:
+        """The seat's hand text in ``r``, cached: the engine keeps an unchanged hand's counts
+        object."""
+        if r is None:
+            return ""
         counts = r.hand_counts(seat)
         cached = self._hands.get(seat)
         if cached is not None and cached[0] is counts:
@@ -121,9 +128,9 @@ class SeatViews:
         self._hands[seat] = (counts, text)
         return text
 
-    def _private(self, seat: int, prompts: dict[int, Prompt]) -> Private:
+    def _private(self, seat: int, prompts: dict[int, Prompt], r: Round | None) -> Private:
         table = self._table
-        hand = self._hand(seat)
+        hand = self._hand(seat, r)
         prompt = prompts.get(seat)
         if prompt is None:
             return (hand, None, (), None, None, table.seats[seat].away)
@@ -153,7 +160,7 @@ class SeatViews:
 
     def you(self, seat: int, prompts: dict[int, Prompt]) -> dict[str, Any]:
         """``seat``'s private part now."""
-        return self._private_dict(seat, self._private(seat, prompts))
+        return self._private_dict(seat, self._private(seat, prompts, self._shown_round()))
 
     def changed(self, prompts: dict[int, Prompt]) -> dict[int, dict[str, Any]]:
         """The ``you`` of each human seat whose private part changed since it was last sent."""
@@ -162,10 +169,11 @@ class SeatViews:
         if table.match is None:
             return private
         last = self._last_private
+        r = self._shown_round()
         for state in table.seats:
             if state.kind != "human":
                 continue
-            current = self._private(state.seat, prompts)
+            current = self._private(state.seat, prompts, r)
             if last.get(state.seat) != current:
                 last[state.seat] = current
                 private[state.seat] = self._private_dict(state.seat, current)
