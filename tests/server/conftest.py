@@ -31,7 +31,7 @@ from fouronefour.server.fanout import InProcessFanout
 from fouronefour.server.registry import seed_stream
 from fouronefour.server.services import TableServices
 from fouronefour.server.settings import TableSettings
-from fouronefour.server.storage import SqliteStorage
+from fouronefour.server.storage import GroupCommitStorage
 from fouronefour.server.table import Table, TableOptions, Update
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +58,7 @@ class Recorder:
 @dataclass
 class Harness:
     scheduler: ManualScheduler
-    storage: SqliteStorage
+    storage: GroupCommitStorage  # not bound to a loop: each commit is written at once
     fanout: InProcessFanout
     seeds: list[int]
     recorders: dict[int | None, Recorder] = field(default_factory=dict)
@@ -102,6 +102,7 @@ class Harness:
         code = f"TEST{self.created:02d}"
         settings = TableSettings(round_pause_seconds=round_pause_seconds)
         table, token = Table.create(code, options, "Host", 0, self.services(), settings)
+        self.storage.create_table(table.stored())
         tokens = [token]
         for seat in range(1, humans):
             tokens.append(table.seating.join(f"P{seat}", seat))
@@ -117,7 +118,7 @@ class Harness:
 
 @pytest.fixture
 def harness(tmp_path: Path) -> Iterator[Harness]:
-    storage = SqliteStorage(str(tmp_path / "tables.db"))
+    storage = GroupCommitStorage(str(tmp_path / "tables.db"))
     yield Harness(ManualScheduler(), storage, InProcessFanout(), [11, 22, 33, 44])
     storage.close()
 

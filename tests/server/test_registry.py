@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -17,18 +18,19 @@ from fouronefour.server.config import ServerConfig
 from fouronefour.server.errors import ErrorCode, TableError
 from fouronefour.server.fanout import InProcessFanout
 from fouronefour.server.registry import TableRegistry
-from fouronefour.server.storage import SqliteStorage
+from fouronefour.server.storage import GroupCommitStorage
 
 from .conftest import ThreadServer
 
 IDLE = 60.0
+run = asyncio.run  # the registry's calls are coroutines; its storage here is not on a loop
 
 
 class Place:
     """A registry on a manual clock over one database file, restartable."""
 
     def __init__(
-        self, path: Path, max_tables: int, storage: type[SqliteStorage] = SqliteStorage
+        self, path: Path, max_tables: int, storage: type[GroupCommitStorage] = GroupCommitStorage
     ) -> None:
         self.path = path
         self.storage_type = storage
@@ -43,7 +45,11 @@ class Place:
         registry = TableRegistry(
             self.config, self.storage, InProcessFanout(), clock=self.scheduler.now
         )
-        registry.start(self.scheduler, InlineBotRunner(lambda f: self.scheduler.call_later(0, f)))
+        run(
+            registry.start(
+                self.scheduler, InlineBotRunner(lambda f: self.scheduler.call_later(0, f))
+            )
+        )
         return registry
 
     def restart(self) -> None:
@@ -68,17 +74,17 @@ def refused(call: Callable[[], object]) -> ErrorCode:
 
 def test_a_left_table_makes_room_once_idle_and_comes_back_as_it_was(place: Place) -> None:
     registry = place.registry
-    first, token = registry.create({"name": "Ann"})
+    first, token = run(registry.create({"name": "Ann"}))
     before = first.summary()
-    registry.create({"name": "Bob"})
-    assert refused(lambda: registry.create({"name": "Cy"})) == ErrorCode.TOO_MANY_TABLES
+    run(registry.create({"name": "Bob"}))
+    assert refused(lambda: run(registry.create({"name": "Cy"}))) == ErrorCode.TOO_MANY_TABLES
 
     place.scheduler.advance(IDLE)
-    third, _ = registry.create({"name": "Cy"})
+    third, _ = run(registry.create({"name": "Cy"}))
     assert first.code not in registry.tables  # the least recently used one made room
     assert third.code in registry.tables and len(registry.tables) == 2
 
-    back = registry.get(first.code.lower())
+    back = run(registry.get(first.code.lower()))
     assert back is not first and back.summary() == before
     assert back.seat_for_token(token) == 0
     assert third.code in registry.tables  # the other idle one (Bob's) made room this time
@@ -86,23 +92,23 @@ def test_a_left_table_makes_room_once_idle_and_comes_back_as_it_was(place: Place
 
 def test_tables_in_play_or_connected_are_never_dropped(place: Place) -> None:
     registry = place.registry
-    playing, _ = registry.create({"name": "Ann"})
+    playing, _ = run(registry.create({"name": "Ann"}))
     playing.seating.fill_bots(0)
     playing.start(0)
-    watched, _ = registry.create({"name": "Bob"})
+    watched, _ = run(registry.create({"name": "Bob"}))
     registry.hold(watched.code)
     place.scheduler.advance(10 * IDLE)
-    assert refused(lambda: registry.create({"name": "Dee"})) == ErrorCode.TOO_MANY_TABLES
+    assert refused(lambda: run(registry.create({"name": "Dee"}))) == ErrorCode.TOO_MANY_TABLES
 
     registry.release(watched.code)  # left just now: idle from here
-    assert refused(lambda: registry.create({"name": "Dee"})) == ErrorCode.TOO_MANY_TABLES
+    assert refused(lambda: run(registry.create({"name": "Dee"}))) == ErrorCode.TOO_MANY_TABLES
     place.scheduler.advance(IDLE)
-    registry.create({"name": "Dee"})
+    run(registry.create({"name": "Dee"}))
     assert playing.code in registry.tables and watched.code not in registry.tables
 
 
 def test_nothing_is_dropped_while_a_change_is_unwritten(tmp_path: Path) -> None:
-    class Unwritten(SqliteStorage):
+    class Unwritten(GroupCommitStorage):
         """As a group-commit storage is between a change and its write."""
 
         @property
@@ -110,26 +116,26 @@ def test_nothing_is_dropped_while_a_change_is_unwritten(tmp_path: Path) -> None:
             return False
 
     place = Place(tmp_path / "tables.db", max_tables=2, storage=Unwritten)
-    place.registry.create({"name": "Dee"})
-    place.registry.create({"name": "Dee"})
+    run(place.registry.create({"name": "Dee"}))
+    run(place.registry.create({"name": "Dee"}))
     place.scheduler.advance(10 * IDLE)
-    assert refused(lambda: place.registry.create({"name": "Dee"})) == ErrorCode.TOO_MANY_TABLES
+    assert refused(lambda: run(place.registry.create({"name": "Dee"}))) == ErrorCode.TOO_MANY_TABLES
     place.storage.close()
 
 
 def test_a_restart_loads_the_tables_in_play_and_reads_the_others_when_asked(
     place: Place,
 ) -> None:
-    lobby, token = place.registry.create({"name": "Ann"})
-    playing, _ = place.registry.create({"name": "Bob"})
+    lobby, token = run(place.registry.create({"name": "Ann"}))
+    playing, _ = run(place.registry.create({"name": "Bob"}))
     playing.seating.fill_bots(0)
     playing.start(0)
     place.restart()
     registry = place.registry
     assert list(registry.tables) == [playing.code]
-    assert registry.get(lobby.code).seat_for_token(token) == 0
-    assert refused(lambda: registry.get("ZZZZZZ")) == ErrorCode.TABLE_NOT_FOUND
-    assert refused(lambda: registry.get("no such code")) == ErrorCode.TABLE_NOT_FOUND
+    assert run(registry.get(lobby.code)).seat_for_token(token) == 0
+    assert refused(lambda: run(registry.get("ZZZZZZ"))) == ErrorCode.TABLE_NOT_FOUND
+    assert refused(lambda: run(registry.get("no such code"))) == ErrorCode.TABLE_NOT_FOUND
 
 
 def test_a_server_full_of_left_tables_still_opens_new_ones(
@@ -157,7 +163,7 @@ def test_a_server_full_of_left_tables_still_opens_new_ones(
 
 def test_tables_in_play_are_all_loaded_even_beyond_the_limit(place: Place) -> None:
     for name in ("Ann", "Bob"):
-        table, _ = place.registry.create({"name": name})
+        table, _ = run(place.registry.create({"name": name}))
         table.seating.fill_bots(0)
         table.start(0)
     place.config = ServerConfig(
@@ -167,4 +173,4 @@ def test_tables_in_play_are_all_loaded_even_beyond_the_limit(place: Place) -> No
     registry = place.registry
     assert len(registry.tables) == 2  # never dropped while played
     place.scheduler.advance(IDLE)
-    assert refused(lambda: registry.create({"name": "Dee"})) == ErrorCode.TOO_MANY_TABLES
+    assert refused(lambda: run(registry.create({"name": "Dee"}))) == ErrorCode.TOO_MANY_TABLES

@@ -138,18 +138,18 @@ def test_a_table_left_alone_is_unloaded_and_not_read_back_while_deleted(
     config = ServerConfig(db="unused", table_idle_seconds=0.0)
     registry = TableRegistry(config, harness.storage, InProcessFanout())
     scheduler = ManualScheduler()
-    registry.start(scheduler, InlineBotRunner(lambda f: scheduler.call_later(0, f)))
-    table, _ = registry.create({"name": "Ann"})
+    asyncio.run(registry.start(scheduler, InlineBotRunner(lambda f: scheduler.call_later(0, f))))
+    table, _ = asyncio.run(registry.create({"name": "Ann"}))
     registry.hold(table.code)  # a connection
     assert not registry.unload(table.code) and table.code in registry.tables
     registry.release(table.code)
     assert registry.unload(table.code) and table.code not in registry.tables
     registry.retiring.add(table.code)
     with pytest.raises(TableError) as refused:
-        registry.get(table.code)
+        asyncio.run(registry.get(table.code))
     assert refused.value.code == "table_not_found"
     registry.retiring.clear()
-    assert registry.get(table.code).code == table.code
+    assert asyncio.run(registry.get(table.code)).code == table.code
 
 
 def test_a_server_deletes_old_tables_and_serves_their_replays(
@@ -161,11 +161,13 @@ def test_a_server_deletes_old_tables_and_serves_their_replays(
     services = harness.services()
     options = TableOptions(Rules(players=4), turn_seconds=0.5, bot="random")
     finished, _ = Table.create("FNSHED", options, "Ann", 0, services)
+    harness.storage.create_table(finished.stored())
     finished.seating.fill_bots(0)
     finished.start(0)
     harness.scheduler.run_until_idle()
     assert finished.status == "finished"
-    Table.create("QUEUED", options, "Bob", 0, services)
+    queued, _ = Table.create("QUEUED", options, "Bob", 0, services)
+    harness.storage.create_table(queued.stored())
     harness.storage.close()
     # Kept 2 s after their last change; a table asked for stays in memory 0.5 s.
     server = make_server(db=harness.storage.path, keep_days=2 / DAY, table_idle_seconds=0.5)

@@ -36,7 +36,7 @@ from .registry import TableRegistry
 from .replay import build_replay, match_summary
 from .retention import Retention, keep_tidy
 from .settings import ROUND_PAUSE_SECONDS_RANGE
-from .storage import GroupCommitStorage, Storage
+from .storage import GroupCommitStorage, Storage, StorageError
 from .table import (
     HOOK_SECONDS_RANGE,
     MAX_DECKS,
@@ -138,7 +138,7 @@ class FailedLookups:
         self._buckets = AddressBuckets(rate_per_second, burst)
         self._limit_loopback = limit_loopback
 
-    def find(self, registry: TableRegistry, code: str, host: str | None) -> Table:
+    async def find(self, registry: TableRegistry, code: str, host: str | None) -> Table:
         key = address_key(host, self._limit_loopback)
         if key is not None:
             wait = self._buckets.wait(key)
@@ -149,7 +149,7 @@ class FailedLookups:
                     seconds,
                 )
         try:
-            return registry.get(code)
+            return await registry.get(code)
         except TableError as error:
             if key is not None and error.code is ErrorCode.TABLE_NOT_FOUND:
                 self._buckets.take(key)
@@ -164,7 +164,6 @@ def create_app(
 ) -> FastAPI:
     """The server application; storage, fan-out and bot runner may be replaced."""
     storage = storage or GroupCommitStorage(config.db)
-    gate = storage if isinstance(storage, GroupCommitStorage) else None
     sender = Sender()
     registry = TableRegistry(config, storage, fanout or InProcessFanout())
     limiter = AddressLimiter(
@@ -174,9 +173,9 @@ def create_app(
         config.lookup_rate_per_second, config.lookup_burst, config.limit_loopback
     )
 
-    def find(code: str, client: Any) -> Table:
+    async def find(code: str, client: Any) -> Table:
         """The table of ``code`` for a client (``request.client``, ``websocket.client``)."""
-        return lookups.find(registry, code, client.host if client else None)
+        return await lookups.find(registry, code, client.host if client else None)
 
     admission = Admission(
         config.max_connections_per_seat,
@@ -191,10 +190,9 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         nonlocal retention
         loop = asyncio.get_running_loop()
-        if gate is not None:
-            gate.bind(loop)
+        storage.bind(loop)
         runner = bots or ExecutorBotRunner(loop, processes=config.bot_processes)
-        registry.start(AsyncioScheduler(loop), runner)
+        await registry.start(AsyncioScheduler(loop), runner)
         # Long-lived start-up objects need no collection passes, nor, later, the sockets and
         # tables that come and stay (collector.py).
         gc.collect()
@@ -220,7 +218,7 @@ def create_app(
             if retention is not None:
                 retention.close()
             runner.close()
-            registry.storage.close()
+            await registry.storage.shutdown()
 
     app = FastAPI(title="414", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.registry = registry
@@ -325,7 +323,7 @@ def create_app(
         try:
             limiter.check(request)
             data = await _json_body(request)
-            table, token = registry.create(data)
+            table, token = await registry.create(data)
         except TableError as error:
             return _error(error)
         return _json(
@@ -342,7 +340,7 @@ def create_app(
     @app.get("/api/tables/{code}")
     async def get_table(code: str, request: Request) -> Response:
         try:
-            return _json(find(code, request.client).summary())
+            return _json((await find(code, request.client)).summary())
         except TableError as error:
             return _error(error)
 
@@ -353,13 +351,13 @@ def create_app(
             # The body first: no wait between finding the table and changing it (a table
             # left alone may be dropped from memory meanwhile, registry.py).
             data = await _json_body(request)
-            table = find(code, request.client)
+            table = await find(code, request.client)
             token = table.seating.join(data.get("name"), data.get("seat"))
             seat = table.seat_for_token(token)
         except TableError as error:
             return _error(error)
-        if gate is not None:  # the seat is on disk before its token is handed out
-            await gate.wait_durable(gate.staged_seq)
+        # The seat is written before its token is handed out.
+        await storage.wait_durable(storage.staged_seq)
         return _json({"seat": seat, "token": token, "table": table.summary()})
 
     @app.post("/api/tables/{code}/claim")
@@ -367,19 +365,19 @@ def create_app(
         try:
             limiter.check(request)
             data = await _json_body(request)
-            table = find(code, request.client)
+            table = await find(code, request.client)
             seat, token = table.handoffs.claim(data.get("handoff"), data.get("name"))
         except TableError as error:
             return _error(error)
-        if gate is not None:  # the seat is on disk before its token is handed out
-            await gate.wait_durable(gate.staged_seq)
+        # The seat is written before its token is handed out.
+        await storage.wait_durable(storage.staged_seq)
         return _json({"seat": seat, "token": token, "table": table.summary()})
 
     async def finished(code: str, client: Any) -> tuple[str, dict[int, list[Seat]], int]:
         """A table's code, its finished matches with their seats (seat, name, kind) and its
         current match number; for a deleted table, its kept matches (retention.py)."""
         try:
-            table = find(code, client)
+            table = await find(code, client)
         except TableError as error:
             if error.code is not ErrorCode.TABLE_NOT_FOUND or retention is None:
                 raise
@@ -396,16 +394,19 @@ def create_app(
             code, matches, _ = await finished(code, request.client)
         except TableError as error:
             return _error(error)
-
-        def load() -> list[dict[str, Any]]:
+        try:
+            listing = []
             # (A table deleted since keeps its finished matches, retention.py.)
-            return [
-                match_summary(registry.storage, code, summary)
-                for summary in registry.storage.list_matches(code)
-                if summary.number in matches
-            ]
-
-        return _json({"matches": await run_in_threadpool(load)})
+            for summary in await storage.fetch_matches(code):
+                if summary.number not in matches:
+                    continue
+                stored = None
+                if summary.winning_team is None or summary.rounds is None:
+                    stored = await storage.fetch_match(code, summary.number)
+                listing.append(await run_in_threadpool(match_summary, summary, stored))
+        except StorageError as error:
+            return _error(TableError(ErrorCode.STORAGE_ERROR, str(error)))
+        return _json({"matches": listing})
 
     @app.get("/api/tables/{code}/replays/{match}")
     async def replay(code: str, match: str, request: Request) -> Response:
@@ -423,22 +424,19 @@ def create_app(
         except TableError as error:
             return _error(error)
         seats = matches[number]
-
-        def build() -> dict[str, Any] | None:
-            stored = registry.storage.load_match(code, number)
-            if stored is None:
-                return None
-            chat = registry.storage.load_chat(code, number)
-            body = build_replay(code, stored, seats)
-            body["chat"] = [
-                {"step": line.step, **{k: v for k, v in chat_event(line).items() if k != "type"}}
-                for line in chat
-            ]
-            return body
-
-        body = await run_in_threadpool(build)
-        if body is None:
+        try:
+            stored = await storage.fetch_match(code, number)
+            chat = [] if stored is None else await storage.fetch_chat(code, number)
+        except StorageError as error:
+            return _error(TableError(ErrorCode.STORAGE_ERROR, str(error)))
+        if stored is None:
             return _error(TableError(ErrorCode.REPLAY_NOT_FOUND, f"no match {number}"))
+        # Replaying a whole match is CPU work: beside the loop, not on it.
+        body = await run_in_threadpool(build_replay, code, stored, seats)
+        body["chat"] = [
+            {"step": line.step, **{k: v for k, v in chat_event(line).items() if k != "type"}}
+            for line in chat
+        ]
         return _json(body)
 
     # ------------------------------------------------------------ WebSocket
@@ -447,7 +445,7 @@ def create_app(
     async def websocket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
         try:
-            table = find(code, websocket.client)
+            table = await find(code, websocket.client)
         except TableError as error:
             await refuse(websocket, error)
             return
@@ -458,7 +456,7 @@ def create_app(
         registry.hold(table.code)
         try:
             await Connection(
-                websocket, table, registry, config, gate, sender, admission, address
+                websocket, table, registry, config, storage, sender, admission, address
             ).serve()
         finally:
             registry.release(table.code)

@@ -26,7 +26,7 @@ from .errors import ErrorCode, TableError
 from .model import Ack, SeatChanges, check_name
 from .ratelimit import TokenBucket
 from .registry import TableRegistry
-from .storage import GroupCommitStorage
+from .storage import Storage
 from .table import Table, Update
 
 #: 3: the end-of-round pause, chat, presence, host tools and seat handoff; since 2, an ack
@@ -160,7 +160,7 @@ class Connection:
         table: Table,
         registry: TableRegistry,
         config: ServerConfig,
-        gate: GroupCommitStorage | None,
+        gate: Storage,
         sender: Sender,
         admission: Admission,
         address: str | None,
@@ -265,7 +265,7 @@ class Connection:
         while the database cannot be written: then it goes out at once, past the updates that
         wait for the disk, so that clients learn why nothing happens."""
         data = orjson.dumps(body)
-        if self.gate is not None and self.gate.failed and self._closing is None:
+        if self.gate.failed and self._closing is None:
             task = asyncio.ensure_future(self._send_text(data))
             self._direct.add(task)
             task.add_done_callback(self._direct.discard)
@@ -288,7 +288,7 @@ class Connection:
             self._end()
 
     def _written_first(self) -> int:
-        return 0 if self.gate is None else self.gate.staged_seq
+        return self.gate.staged_seq
 
     def _put(self, data: bytes | Update, seq: int) -> None:
         self._own_update = False
@@ -334,7 +334,7 @@ class Connection:
         outbox = self._outbox
         while outbox:
             item = outbox[0]
-            if item is None or (gate is not None and item[0] > gate.durable_seq):
+            if item is None or item[0] > gate.durable_seq:
                 self._wake.set()
                 return
             outbox.popleft()
@@ -374,7 +374,7 @@ class Connection:
                         await self.websocket.close(code, reason)
                     return False
                 seq, data = item
-                if gate is not None and seq > gate.durable_seq:
+                if seq > gate.durable_seq:
                     if not wait:
                         self._wake.set()  # the writer task waits for the disk instead
                         return True
@@ -442,8 +442,7 @@ class Connection:
         this pass of the loop, rather than wake the writer task for the next one: the change
         is written first (with whatever else is staged), as it would have been then."""
         if self._outbox:
-            if self.gate is not None:
-                self.gate.flush()
+            self.gate.flush()
             if not await self._send_queued(wait=False):
                 self._wake.set()  # closed: the writer task ends too
         # The other seats' updates go out at the end of this pass (Sender): every mover of the

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import secrets
-import sqlite3
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from .fanout import Fanout
 from .model import OPTION_KEYS
 from .services import TableServices
 from .settings import SETTING_KEYS, TableSettings
-from .storage import Storage
+from .storage import CodeTaken, Storage, StorageError
 from .table import Table, TableOptions
 
 #: Every field a create request may have.
@@ -28,6 +27,8 @@ CREATE_KEYS = OPTION_KEYS | SETTING_KEYS | {"name", "seat"}
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 _CODE_CHARACTERS = frozenset(CODE_ALPHABET)
+#: New codes drawn for one table when the drawn one was taken between look and write.
+CODE_ATTEMPTS = 5
 
 
 def seed_stream(seed: int | None) -> Callable[[], int]:
@@ -72,13 +73,13 @@ class TableRegistry:
         self.retiring: set[str] = set()
         self._seeds = seed_stream(config.seed)
 
-    def start(self, scheduler: Scheduler, bots: BotRunner) -> None:
+    async def start(self, scheduler: Scheduler, bots: BotRunner) -> None:
         """Load the tables being played and resume their timers; the others wait in storage
         until asked for."""
         self._services = TableServices(
             self.storage, self.fanout, scheduler, bots, self._seeds, self.config.bot_delay
         )
-        for stored in self.storage.load_tables(status="playing"):
+        for stored in await self.storage.fetch_tables(status="playing"):
             table = Table.restore(stored, self._services)
             self._keep(table)
         for table in self.tables.values():
@@ -101,12 +102,12 @@ class TableRegistry:
             bot=default_bot(),
         )
 
-    def get(self, code: str) -> Table:
+    async def get(self, code: str) -> Table:
         """The table of ``code`` (any case), read from storage if it is not in memory."""
         key = code.upper() if isinstance(code, str) else ""
         table = self.tables.get(key)
         if table is None:
-            table = self._load(key)
+            table = await self._load(key)
         self._touch(key)
         return table
 
@@ -124,7 +125,7 @@ class TableRegistry:
     def default_settings(self) -> TableSettings:
         return TableSettings(round_pause_seconds=self.config.round_pause_seconds)
 
-    def create(self, request: dict[str, Any]) -> tuple[Table, str]:
+    async def create(self, request: dict[str, Any]) -> tuple[Table, str]:
         if self.storage.failed:
             raise TableError(ErrorCode.STORAGE_ERROR, "the server cannot write its database")
         unknown = set(request) - CREATE_KEYS
@@ -133,22 +134,28 @@ class TableRegistry:
         options = TableOptions.from_request(request, self.default_options())
         settings = self.default_settings().changed(request)
         self._make_room()
-        try:
-            code = self._new_code()
-            table, token = Table.create(
-                code,
-                options,
-                request.get("name"),
-                request.get("seat", 0),
-                self.services,
-                settings,
-            )
-        except sqlite3.Error as error:  # written at once: refuse, and keep nothing of it
-            raise TableError(
-                ErrorCode.STORAGE_ERROR, f"the server cannot write its database ({error})"
-            ) from None
-        self._keep(table)
-        return table, token
+        for _ in range(CODE_ATTEMPTS):
+            try:
+                code = await self._new_code()
+                table, token = Table.create(
+                    code,
+                    options,
+                    request.get("name"),
+                    request.get("seat", 0),
+                    self.services,
+                    settings,
+                )
+                await self.storage.insert_table(table.stored())
+            except CodeTaken:
+                continue  # taken meanwhile by another server of the cluster: draw again
+            except StorageError as error:  # written at once: refuse, and keep nothing of it
+                raise TableError(
+                    ErrorCode.STORAGE_ERROR, f"the server cannot write its database ({error})"
+                ) from None
+            self._make_room()  # (another request may have filled the room while we waited)
+            self._keep(table)
+            return table, token
+        raise TableError(ErrorCode.STORAGE_ERROR, "no free invite code was found: try again")
 
     def _keep(self, table: Table) -> None:
         self.tables[table.code] = table
@@ -158,18 +165,21 @@ class TableRegistry:
         self.tables.move_to_end(code)
         self._used[code] = self._now()
 
-    def _load(self, code: str) -> Table:
+    async def _load(self, code: str) -> Table:
         not_found = TableError(ErrorCode.TABLE_NOT_FOUND, f"no table {code!r}")
         if len(code) != CODE_LENGTH or not set(code) <= _CODE_CHARACTERS or code in self.retiring:
             raise not_found
         try:
-            stored = self.storage.load_table(code)
-        except sqlite3.Error as error:
+            stored = await self.storage.fetch_table(code)
+        except StorageError as error:
             raise TableError(
                 ErrorCode.STORAGE_ERROR, f"the server cannot read its database ({error})"
             ) from None
         if stored is None:
             raise not_found
+        loaded = self.tables.get(code)
+        if loaded is not None:  # loaded by another request while this one read
+            return loaded
         self._make_room()
         table = Table.restore(stored, self.services)
         table.resume()
@@ -217,8 +227,8 @@ class TableRegistry:
                 return
         raise TableError(ErrorCode.TOO_MANY_TABLES, "this server hosts its maximum of tables")
 
-    def _new_code(self) -> str:
+    async def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.tables and not self.storage.table_exists(code):
+            if code not in self.tables and not await self.storage.code_taken(code):
                 return code

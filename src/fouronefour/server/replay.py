@@ -6,7 +6,7 @@ from typing import Any
 
 from ..engine import PASS, Match, Round, Rules
 from .events import move_event, progress_events, round_ended
-from .storage import MatchSummary, Storage, StoredMatch
+from .storage import MatchSummary, StoredMatch
 
 
 def _reveal(r: Round) -> dict[str, Any]:
@@ -81,15 +81,13 @@ def build_replay(code: str, stored: StoredMatch, seats: list[dict[str, Any]]) ->
     }
 
 
-def match_summary(storage: Storage, code: str, summary: MatchSummary) -> dict[str, Any]:
+def match_summary(summary: MatchSummary, stored: StoredMatch | None) -> dict[str, Any]:
     """A finished match in the replay list; one finished before its winner and round count
-    were kept has them read from its moves."""
+    were kept has them read from its moves (``stored``)."""
     winning_team, rounds = summary.winning_team, summary.rounds
-    if winning_team is None or rounds is None:
-        stored = storage.load_match(code, summary.number)
-        if stored is not None:
-            match = Match.replay(Rules(**stored.rules), stored.seed, stored.moves)
-            winning_team, rounds = match.winning_team, len(match.results)
+    if (winning_team is None or rounds is None) and stored is not None:
+        match = Match.replay(Rules(**stored.rules), stored.seed, stored.moves)
+        winning_team, rounds = match.winning_team, len(match.results)
     return {
         "match": summary.number,
         "moves": summary.moves,

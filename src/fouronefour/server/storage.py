@@ -139,24 +139,69 @@ class Change:
     extra: ChangeExtra | None = None
 
 
+class StorageError(Exception):
+    """The storage could not do what was asked (unreachable, read-only, full): the call
+    that raised it changed nothing. Every implementation raises this one type."""
+
+
+class CodeTaken(StorageError):
+    """A new table's code is another table's already."""
+
+
 class Storage(Protocol):
-    def create_table(self, table: StoredTable) -> None: ...
+    """Where a server's tables are kept: SQLite (:class:`GroupCommitStorage`) or PostgreSQL
+    (:class:`~fouronefour.server.postgres.PostgresStorage`); tests/server/contract holds the
+    suite every implementation passes.
 
-    def commit(self, change: Change) -> None: ...
+    Writes are staged in order and written in batches: :meth:`commit` returns the change's
+    sequence number at once, and nothing that follows a change may leave the server before
+    :meth:`wait_durable` for its number has returned (:attr:`durable_seq` has reached it).
+    Reads are coroutines: they may wait on the network."""
 
-    def load_tables(self, status: str | None = None) -> list[StoredTable]: ...
+    #: The last sequence number handed out, and the last one written.
+    staged_seq: int
+    durable_seq: int
 
-    def load_table(self, code: str) -> StoredTable | None: ...
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start writing from ``loop`` (until then a commit is written before it returns)."""
+        ...
 
-    def table_exists(self, code: str) -> bool: ...
+    def commit(self, change: Change) -> int:
+        """Stage ``change``; returns its sequence number."""
+        ...
 
-    def load_match(self, code: str, number: int) -> StoredMatch | None: ...
+    def flush(self) -> None:
+        """Start writing what is staged now rather than after this pass of the loop."""
+        ...
 
-    def list_matches(self, code: str) -> list[MatchSummary]: ...
+    async def wait_durable(self, seq: int) -> None:
+        """Return once every change up to ``seq`` is written."""
+        ...
 
-    def load_chat(self, code: str, match_number: int) -> list[StoredChat]: ...
+    async def insert_table(self, table: StoredTable) -> None:
+        """Write a new table at once (raises :class:`StorageError`, having written nothing,
+        when it cannot, and when its code is taken)."""
+        ...
 
-    def close(self) -> None: ...
+    async def fetch_tables(self, status: str | None = None) -> list[StoredTable]: ...
+
+    async def fetch_table(self, code: str) -> StoredTable | None: ...
+
+    async def code_taken(self, code: str) -> bool: ...
+
+    async def fetch_match(self, code: str, number: int) -> StoredMatch | None: ...
+
+    async def fetch_matches(self, code: str) -> list[MatchSummary]:
+        """The finished matches of a table, in order."""
+        ...
+
+    async def fetch_chat(self, code: str, match_number: int) -> list[StoredChat]:
+        """The chat lines said while ``match_number`` was the table's current match."""
+        ...
+
+    async def shutdown(self) -> None:
+        """Write what is staged, as far as possible, and close."""
+        ...
 
     @property
     def failed(self) -> bool:
@@ -165,7 +210,7 @@ class Storage(Protocol):
 
     @property
     def all_written(self) -> bool:
-        """True when every change handed over is on disk (a table may then be unloaded and
+        """True when every change handed over is written (a table may then be unloaded and
         read back later as it is)."""
         ...
 
@@ -222,10 +267,17 @@ class SqliteStorage:
     """One SQLite file in WAL mode with ``synchronous=NORMAL``: a commit costs well under a
     millisecond (no sync) and survives the process being killed at any moment (the WAL is in
     the operating system's hands once the commit returns); only a power cut may lose the
-    last commits. Used from the event loop and, for replays, from worker threads."""
+    last commits. Used from the event loop and, for replays, from worker threads.
+
+    Everything here is written or read before the call returns: what
+    :class:`GroupCommitStorage` (the server's :class:`Storage`) writes through, and how the
+    tests look at the file. Raises :class:`sqlite3.Error`."""
 
     #: True while writes fail (only a group-commit storage keeps going in that state).
     failed = False
+    #: Changes committed (each is written when its commit returns).
+    staged_seq = 0
+    durable_seq = 0
 
     def __init__(self, path: str, busy_timeout: float = 5.0) -> None:
         self.path = path
@@ -296,9 +348,11 @@ class SqliteStorage:
             [(code, s.seat, s.name, s.kind, s.token_hash) for s in seats],
         )
 
-    def commit(self, change: Change) -> None:
+    def commit(self, change: Change) -> int:
         with self._lock:
             self._write([change])
+        self.staged_seq = self.durable_seq = self.staged_seq + 1
+        return self.staged_seq
 
     def _write(self, changes: list[Change]) -> None:
         """Write ``changes`` atomically (under :attr:`_lock`)."""
@@ -633,10 +687,9 @@ class GroupCommitStorage(SqliteStorage):
             return super().load_chat(code, match_number)
         return self._reader.load_chat(code, match_number)
 
-    def commit(self, change: Change) -> None:
+    def commit(self, change: Change) -> int:
         if self._loop is None:
-            super().commit(change)
-            return
+            return super().commit(change)
         self._staged.append(change)
         self.staged_seq += 1
         if not self._kicked and not self.failed:
@@ -644,6 +697,7 @@ class GroupCommitStorage(SqliteStorage):
             # batch (fewer, larger transactions: less CPU per decision flat out).
             self._kicked = True
             self._loop.call_soon(self._write_next)
+        return self.staged_seq
 
     @property
     def all_written(self) -> bool:
@@ -690,6 +744,56 @@ class GroupCommitStorage(SqliteStorage):
             waiter = self._loop.create_future()
             self._waiters.append(waiter)
             await waiter
+
+    # -- the Storage reads and the new table: the file is local, so they run on the loop,
+    # except replays (a whole match), read by a worker thread from their own connection.
+
+    async def insert_table(self, table: StoredTable) -> None:
+        try:
+            self.create_table(table)
+        except sqlite3.IntegrityError:
+            raise CodeTaken(f"a table {table.code} exists already") from None
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot write {self.path} ({error})") from None
+
+    async def fetch_tables(self, status: str | None = None) -> list[StoredTable]:
+        try:
+            return self.load_tables(status)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read {self.path} ({error})") from None
+
+    async def fetch_table(self, code: str) -> StoredTable | None:
+        try:
+            return self.load_table(code)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read {self.path} ({error})") from None
+
+    async def code_taken(self, code: str) -> bool:
+        try:
+            return self.table_exists(code)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read {self.path} ({error})") from None
+
+    async def fetch_match(self, code: str, number: int) -> StoredMatch | None:
+        try:
+            return await asyncio.to_thread(self.load_match, code, number)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read {self.path} ({error})") from None
+
+    async def fetch_matches(self, code: str) -> list[MatchSummary]:
+        try:
+            return await asyncio.to_thread(self.list_matches, code)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read {self.path} ({error})") from None
+
+    async def fetch_chat(self, code: str, match_number: int) -> list[StoredChat]:
+        try:
+            return await asyncio.to_thread(self.load_chat, code, match_number)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read {self.path} ({error})") from None
+
+    async def shutdown(self) -> None:
+        self.close()
 
     def close(self) -> None:
         """Write what is left (at shutdown, from the loop's thread) and close."""

@@ -150,7 +150,8 @@ class Table:
         services: TableServices,
         settings: TableSettings | None = None,
     ) -> tuple[Table, str]:
-        """A new table with its host seated; returns it and the host's seat token."""
+        """A new table with its host seated; returns it and the host's seat token. Nothing
+        is written: the caller writes :meth:`stored` before the table is used."""
         name = check_name(host_name)
         seat_number = check_seat(host_seat, options.rules.players)
         table = cls(code, options, seat_number, services, settings or TableSettings())
@@ -158,19 +159,20 @@ class Table:
         seat = table.seats[seat_number]
         seat.name, seat.kind, seat.token_hash = name, "human", hash_token(token)
         table.version = 1
-        table._storage.create_table(
-            StoredTable(
-                code,
-                options.to_dict(),
-                seat_number,
-                table.status,
-                table.version,
-                0,
-                [s.stored() for s in table.seats],
-                settings=table.settings.to_dict(),
-            )
-        )
         return table, token
+
+    def stored(self) -> StoredTable:
+        """The table as a new one is first written (no match yet)."""
+        return StoredTable(
+            self.code,
+            self.options.to_dict(),
+            self.host_seat,
+            self.status,
+            self.version,
+            self.match_number,
+            [s.stored() for s in self.seats],
+            settings=self.settings.to_dict(),
+        )
 
     @classmethod
     def restore(cls, stored: StoredTable, services: TableServices) -> Table:
