@@ -190,7 +190,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         nonlocal retention
         loop = asyncio.get_running_loop()
-        storage.bind(loop)
+        await storage.open()
         runner = bots or ExecutorBotRunner(loop, processes=config.bot_processes)
         await registry.start(AsyncioScheduler(loop), runner)
         # Long-lived start-up objects need no collection passes, nor, later, the sockets and

@@ -162,8 +162,9 @@ class Storage(Protocol):
     staged_seq: int
     durable_seq: int
 
-    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Start writing from ``loop`` (until then a commit is written before it returns)."""
+    async def open(self) -> None:
+        """Connect (creating or migrating the schema) and write from the running loop; raises
+        :class:`StorageError` if the storage cannot be reached."""
         ...
 
     def commit(self, change: Change) -> int:
@@ -744,6 +745,9 @@ class GroupCommitStorage(SqliteStorage):
             waiter = self._loop.create_future()
             self._waiters.append(waiter)
             await waiter
+
+    async def open(self) -> None:
+        self.bind(asyncio.get_running_loop())
 
     # -- the Storage reads and the new table: the file is local, so they run on the loop,
     # except replays (a whole match), read by a worker thread from their own connection.

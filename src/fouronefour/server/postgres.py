@@ -1,0 +1,416 @@
+"""PostgreSQL storage: the :class:`~fouronefour.server.storage.Storage` of a cluster.
+
+Several server processes share one PostgreSQL database; the schema is created and brought
+up to date by the server itself (:data:`MIGRATIONS`, applied under an advisory lock so that
+processes starting together do not race).
+
+Writes are group commits, as with SQLite: changes staged while a batch is being written
+are written together as the next batch, so a batch grows with the database's latency
+instead of the latency adding up. A batch is one SQL statement (data-modifying CTEs over
+arrays), so one round trip and atomic; its inserts ignore rows that exist already, which
+makes a batch safe to write again after a connection that broke before its answer arrived.
+
+The driver is asyncpg: writing a batch of eight move rows cost 46-62 µs of client CPU with
+asyncpg against 133-207 µs with psycopg 3 (its binary build, async connection, the same
+statement) on this project's 2-core machine, and the client's CPU is the server's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import asyncpg
+import orjson
+
+from .storage import (
+    Change,
+    CodeTaken,
+    StorageError,
+    StoredMatch,
+    StoredSeat,
+    StoredTable,
+)
+
+log = logging.getLogger(__name__)
+
+#: Each migration brings the schema from its index to the next version, in one transaction.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE tables (
+        code TEXT PRIMARY KEY, options TEXT NOT NULL, host_seat INTEGER NOT NULL,
+        status TEXT NOT NULL, version BIGINT NOT NULL, match_number INTEGER NOT NULL);
+    CREATE TABLE seats (
+        code TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT, kind TEXT NOT NULL,
+        token_hash TEXT, PRIMARY KEY (code, seat));
+    CREATE TABLE matches (
+        code TEXT NOT NULL, number INTEGER NOT NULL, seed BIGINT NOT NULL, rules TEXT NOT NULL,
+        over BOOLEAN NOT NULL DEFAULT false, PRIMARY KEY (code, number));
+    CREATE TABLE moves (
+        code TEXT NOT NULL, number INTEGER NOT NULL, idx INTEGER NOT NULL, move TEXT NOT NULL,
+        version BIGINT NOT NULL, PRIMARY KEY (code, number, idx));
+    CREATE INDEX tables_status ON tables (status);
+    """,
+)
+#: The key of the advisory lock held while the schema is migrated (any fixed number).
+MIGRATION_LOCK = 414_016
+
+#: One batch of changes, one statement: every array is a column of rows (possibly none).
+_WRITE_BATCH = """
+WITH new_matches AS (
+    INSERT INTO matches (code, number, seed, rules, over)
+    SELECT * FROM unnest($1::text[], $2::int[], $3::bigint[], $4::text[], $5::bool[])
+    ON CONFLICT (code, number) DO NOTHING
+), ended AS (
+    UPDATE matches SET over = true
+    FROM unnest($6::text[], $7::int[]) AS e(code, number)
+    WHERE matches.code = e.code AND matches.number = e.number
+), new_moves AS (
+    INSERT INTO moves (code, number, idx, move, version)
+    SELECT * FROM unnest($8::text[], $9::int[], $10::int[], $11::text[], $12::bigint[])
+    ON CONFLICT (code, number, idx) DO NOTHING
+), new_seats AS (
+    INSERT INTO seats (code, seat, name, kind, token_hash)
+    SELECT * FROM unnest($13::text[], $14::int[], $15::text[], $16::text[], $17::text[])
+    ON CONFLICT (code, seat) DO UPDATE
+    SET name = excluded.name, kind = excluded.kind, token_hash = excluded.token_hash
+), table_rows AS (
+    UPDATE tables SET status = t.status, version = t.version, match_number = t.match_number
+    FROM unnest($18::text[], $19::text[], $20::bigint[], $21::int[])
+        AS t(code, status, version, match_number)
+    WHERE tables.code = t.code
+)
+SELECT 1
+"""
+
+_TABLE_COLUMNS = "SELECT code, options, host_seat, status, version, match_number FROM tables"
+
+
+def batch_arguments(changes: list[Change]) -> list[list[Any]]:
+    """The 21 column arrays of :data:`_WRITE_BATCH` for ``changes`` (in order: a later
+    change to a seat or a table row wins, as each key may appear once in a statement)."""
+    new_matches: dict[tuple[str, int], list[Any]] = {}
+    ended: dict[tuple[str, int], None] = {}
+    moves: list[tuple[str, int, int, str, int]] = []
+    seats: dict[tuple[str, int], StoredSeat] = {}
+    rows: dict[str, tuple[str, int, int]] = {}
+    for change in changes:
+        code = change.code
+        if change.new_match is not None:
+            new = change.new_match
+            new_matches[(code, new.number)] = [
+                code,
+                new.number,
+                new.seed,
+                orjson.dumps(new.rules).decode(),
+                False,
+            ]
+        if change.match_over:
+            key = (code, change.match_number)
+            started = new_matches.get(key)
+            if started is not None:  # (the statement's parts see the rows as before it)
+                started[4] = True
+            else:
+                ended[key] = None
+        for i, move in enumerate(change.moves):
+            moves.append(
+                (code, change.match_number, change.first_move_index + i, move, change.version)
+            )
+        for seat in change.seats:
+            seats[(code, seat.seat)] = seat
+        if change.table_row or not change.moves:
+            rows[code] = (change.status, change.version, change.match_number)
+    columns: list[list[Any]] = []
+    columns += _columns(list(new_matches.values()), 5)
+    columns += _columns([list(key) for key in ended], 2)
+    columns += _columns(moves, 5)
+    seat_rows = [(c, s.seat, s.name, s.kind, s.token_hash) for (c, _), s in seats.items()]
+    columns += _columns(seat_rows, 5)
+    columns += _columns([(code, *row) for code, row in rows.items()], 4)
+    return columns
+
+
+def _columns(rows: list[Any], width: int) -> list[list[Any]]:
+    if not rows:
+        return [[] for _ in range(width)]
+    return [list(column) for column in zip(*rows, strict=True)]
+
+
+class PostgresStorage:
+    """Tables in a PostgreSQL database, shared by every server process of a cluster."""
+
+    RETRY_SECONDS = 0.5
+    #: A statement that takes longer has failed (the database is unreachable or stuck).
+    STATEMENT_SECONDS = 5.0
+    CONNECT_SECONDS = 2.0
+    #: Connections for reads (a table loaded, a replay) beside the writer's own.
+    READERS = 4
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.staged_seq = 0
+        self.durable_seq = 0
+        self.failed = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._writer: asyncpg.Connection | None = None
+        self._readers: asyncpg.Pool | None = None
+        self._staged: list[Change] = []
+        self._writing: asyncio.Task[None] | None = None
+        self._kicked = False
+        self._waiters: list[asyncio.Future[None]] = []
+        self._closed = False
+
+    # ------------------------------------------------------------ opening
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    async def open(self) -> None:
+        """Connect, create or migrate the schema, and write from the running loop."""
+        self.bind(asyncio.get_running_loop())
+        try:
+            self._writer = await self._connect()
+            await migrate(self._writer)
+            self._readers = await asyncpg.create_pool(
+                self.url,
+                min_size=1,
+                max_size=self.READERS,
+                command_timeout=self.STATEMENT_SECONDS,
+                timeout=self.CONNECT_SECONDS,
+            )
+        except (OSError, asyncpg.PostgresError, TimeoutError) as error:
+            raise StorageError(f"cannot open the database ({error})") from None
+
+    async def _connect(self) -> asyncpg.Connection:
+        return await asyncpg.connect(
+            self.url, timeout=self.CONNECT_SECONDS, command_timeout=self.STATEMENT_SECONDS
+        )
+
+    # ------------------------------------------------------------ writing
+
+    def commit(self, change: Change) -> int:
+        self._staged.append(change)
+        self.staged_seq += 1
+        if not self._kicked and self._writing is None and not self.failed:
+            # Write after this pass of the loop: what the pass still changes joins the batch.
+            self._kicked = True
+            assert self._loop is not None, "open() the storage before committing"
+            self._loop.call_soon(self.flush)
+        return self.staged_seq
+
+    def flush(self) -> None:
+        self._kicked = False
+        if self._staged and self._writing is None and not self.failed and not self._closed:
+            assert self._loop is not None
+            self._writing = self._loop.create_task(self._write_batches())
+
+    async def _write_batches(self) -> None:
+        """Write batches until nothing is staged; on a failure, keep the batch, refuse
+        changes (:attr:`failed`) and try again every :data:`RETRY_SECONDS`."""
+        try:
+            while self._staged:
+                batch, self._staged = self._staged, []
+                written_seq = self.staged_seq
+                try:
+                    await self._write(batch)
+                except (OSError, asyncpg.PostgresError, TimeoutError, asyncpg.InterfaceError) as e:
+                    self._staged = batch + self._staged
+                    if not self.failed:
+                        log.error("cannot write to PostgreSQL (%s): refusing changes", e)
+                    self.failed = True
+                    await self._drop_writer()
+                    if self._closed:
+                        return
+                    await asyncio.sleep(self.RETRY_SECONDS)
+                    continue
+                if self.failed:
+                    log.warning("PostgreSQL is written again")
+                    self.failed = False
+                self.durable_seq = written_seq
+                waiters, self._waiters = self._waiters, []
+                for waiter in waiters:
+                    if not waiter.done():
+                        waiter.set_result(None)
+        finally:
+            self._writing = None
+
+    async def _write(self, batch: list[Change]) -> None:
+        if self._writer is None or self._writer.is_closed():
+            self._writer = await self._connect()
+        await self._writer.execute(_WRITE_BATCH, *batch_arguments(batch))
+
+    async def _drop_writer(self) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.terminate()
+
+    async def wait_durable(self, seq: int) -> None:
+        while self.durable_seq < seq:
+            assert self._loop is not None
+            waiter = self._loop.create_future()
+            self._waiters.append(waiter)
+            await waiter
+
+    @property
+    def all_written(self) -> bool:
+        return not self._staged and self._writing is None and not self.failed
+
+    async def insert_table(self, table: StoredTable) -> None:
+        try:
+            async with self._reader() as conn, conn.transaction():
+                await conn.execute(
+                    "INSERT INTO tables VALUES ($1, $2, $3, $4, $5, $6)",
+                    table.code,
+                    orjson.dumps(table.options).decode(),
+                    table.host_seat,
+                    table.status,
+                    table.version,
+                    table.match_number,
+                )
+                await conn.executemany(
+                    "INSERT INTO seats VALUES ($1, $2, $3, $4, $5)",
+                    [(table.code, s.seat, s.name, s.kind, s.token_hash) for s in table.seats],
+                )
+        except asyncpg.UniqueViolationError:
+            raise CodeTaken(f"a table {table.code} exists already") from None
+
+    # ------------------------------------------------------------ reading
+
+    @contextlib.asynccontextmanager
+    async def _reader(self) -> Any:
+        """A pooled connection; any failure of the database becomes a StorageError."""
+        if self._readers is None:
+            raise StorageError("the database is not open")
+        try:
+            async with self._readers.acquire() as conn:
+                yield conn
+        except (asyncpg.UniqueViolationError, StorageError):
+            raise
+        except (OSError, asyncpg.PostgresError, TimeoutError, asyncpg.InterfaceError) as error:
+            raise StorageError(f"the database did not answer ({error})") from None
+
+    async def fetch_tables(self, status: str | None = None) -> list[StoredTable]:
+        async with self._reader() as conn:
+            if status is None:
+                rows = await conn.fetch(_TABLE_COLUMNS)
+            else:
+                rows = await conn.fetch(_TABLE_COLUMNS + " WHERE status = $1", status)
+            return [await self._stored_table(conn, row) for row in rows]
+
+    async def fetch_table(self, code: str) -> StoredTable | None:
+        async with self._reader() as conn:
+            row = await conn.fetchrow(_TABLE_COLUMNS + " WHERE code = $1", code)
+            return None if row is None else await self._stored_table(conn, row)
+
+    async def code_taken(self, code: str) -> bool:
+        async with self._reader() as conn:
+            return await conn.fetchval("SELECT 1 FROM tables WHERE code = $1", code) is not None
+
+    async def fetch_match(self, code: str, number: int) -> StoredMatch | None:
+        async with self._reader() as conn:
+            return await self._match(conn, code, number)
+
+    async def _stored_table(self, conn: asyncpg.Connection, row: asyncpg.Record) -> StoredTable:
+        code = row["code"]
+        seats = [
+            StoredSeat(r["seat"], r["name"], r["kind"], r["token_hash"])
+            for r in await conn.fetch(
+                "SELECT seat, name, kind, token_hash FROM seats WHERE code = $1 ORDER BY seat",
+                code,
+            )
+        ]
+        finished = [
+            r["number"]
+            for r in await conn.fetch(
+                "SELECT number FROM matches WHERE code = $1 AND over ORDER BY number", code
+            )
+        ]
+        moved = await conn.fetchval("SELECT MAX(version) FROM moves WHERE code = $1", code)
+        table = StoredTable(
+            code,
+            orjson.loads(row["options"]),
+            row["host_seat"],
+            row["status"],
+            max(row["version"], moved or 0),
+            row["match_number"],
+            seats,
+            None,
+            finished,
+        )
+        if table.match_number:
+            table.match = await self._match(conn, code, table.match_number)
+        return table
+
+    @staticmethod
+    async def _match(conn: asyncpg.Connection, code: str, number: int) -> StoredMatch | None:
+        row = await conn.fetchrow(
+            "SELECT seed, rules, over FROM matches WHERE code = $1 AND number = $2", code, number
+        )
+        if row is None:
+            return None
+        moves = [
+            r["move"]
+            for r in await conn.fetch(
+                "SELECT move FROM moves WHERE code = $1 AND number = $2 ORDER BY idx", code, number
+            )
+        ]
+        return StoredMatch(number, row["seed"], orjson.loads(row["rules"]), moves, row["over"])
+
+    # ------------------------------------------------------------ closing
+
+    async def shutdown(self) -> None:
+        """Write what is staged (for up to :data:`STATEMENT_SECONDS`) and close."""
+        if self._staged and not self.failed:
+            self.flush()
+        if self._writing is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._writing), self.STATEMENT_SECONDS)
+        self._closed = True
+        if self._writing is not None:
+            self._writing.cancel()
+        if self._staged:
+            log.error("%d changes could not be written to PostgreSQL", len(self._staged))
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await self._writer.close(timeout=1)
+        if self._readers is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._readers.close(), 2)
+
+
+async def migrate(conn: asyncpg.Connection) -> int:
+    """Bring the schema to the last of :data:`MIGRATIONS`; returns the version it was at."""
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+        await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        found = await conn.fetchval("SELECT version FROM schema_version")
+        if found is None:
+            await conn.execute("INSERT INTO schema_version VALUES (0)")
+            found = 0
+        if found > len(MIGRATIONS):
+            raise StorageError(
+                f"the database's schema is version {found}, newer than this server "
+                f"({len(MIGRATIONS)}): upgrade the server"
+            )
+        for step in MIGRATIONS[found:]:
+            await conn.execute(step)
+        await conn.execute("UPDATE schema_version SET version = $1", len(MIGRATIONS))
+    return int(found)
+
+
+async def check(url: str, timeout: float = 3.0) -> str:
+    """A line saying whether the database at ``url`` answers (raises StorageError if not)."""
+    try:
+        conn = await asyncpg.connect(url, timeout=timeout, command_timeout=timeout)
+    except (OSError, asyncpg.PostgresError, TimeoutError) as error:
+        raise StorageError(f"PostgreSQL does not answer ({error})") from None
+    try:
+        version = await conn.fetchval("SHOW server_version")
+        has_schema = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+        schema = await conn.fetchval("SELECT version FROM schema_version") if has_schema else None
+    finally:
+        await conn.close()
+    state = "no schema yet (made at start)" if schema is None else f"schema version {schema}"
+    return f"PostgreSQL {version} answers: {state} (this server's: {len(MIGRATIONS)})"

@@ -1,0 +1,213 @@
+"""The Storage contract: what every implementation (SQLite, PostgreSQL) does alike.
+
+A table written, changed and read back by another storage over the same place (a restarted
+server, another process of a cluster) is the same table; sequence numbers grow; a change
+counts as written only once ``wait_durable`` says so; errors are one type.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import pytest
+
+from fouronefour.server.storage import (
+    Change,
+    CodeTaken,
+    NewMatch,
+    Storage,
+    StoredMatch,
+    StoredSeat,
+    StoredTable,
+)
+
+from .conftest import StorageFactory
+
+T = TypeVar("T")
+
+
+def run(make: StorageFactory, scenario: Callable[[Storage], Awaitable[T]]) -> T:
+    async def main() -> T:
+        storage = make()
+        await storage.open()
+        try:
+            return await scenario(storage)
+        finally:
+            await storage.shutdown()
+
+    return asyncio.run(main())
+
+
+def new_table(code: str, players: int = 2) -> StoredTable:
+    seats = [StoredSeat(0, "Ann", "human", "h0")]
+    seats += [StoredSeat(s, None, "empty", None) for s in range(1, players)]
+    return StoredTable(code, {"players": players, "decks": None}, 0, "lobby", 1, 0, seats)
+
+
+def a_match(code: str) -> list[Change]:
+    """A table's life: a seat taken, a match started, moves (one and two at a time), a seat
+    event, the match over, a second match started."""
+    seats = (StoredSeat(1, "Bob", "human", "hash"),)
+    return [
+        Change(code, 2, "lobby", 0, seats=seats),
+        Change(code, 3, "playing", 1, new_match=NewMatch(1, 2**61 + 5, {"players": 2})),
+        Change(code, 4, "playing", 1, moves=("3",), first_move_index=0, table_row=False),
+        Change(code, 5, "playing", 1, moves=("pass", "44"), first_move_index=1, table_row=False),
+        Change(code, 6, "playing", 1),  # a seat event: the version only
+        Change(code, 7, "finished", 1, moves=("5",), first_move_index=3, match_over=True),
+        Change(code, 8, "playing", 2, new_match=NewMatch(2, 7, {"players": 2})),
+    ]
+
+
+def test_a_table_reads_back_as_written_by_another_storage(
+    make_storage: StorageFactory, code: Callable[[], str]
+) -> None:
+    name = code()
+
+    async def write(storage: Storage) -> list[int]:
+        await storage.insert_table(new_table(name))
+        seqs = [storage.commit(change) for change in a_match(name)]
+        # Written only once the storage says so; then all of it is.
+        assert not storage.all_written or storage.durable_seq >= seqs[-1]
+        await asyncio.wait_for(storage.wait_durable(seqs[-1]), 10)
+        assert storage.durable_seq >= seqs[-1] and storage.all_written
+        return seqs
+
+    seqs = run(make_storage, write)
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+
+    async def read(storage: Storage) -> tuple[StoredTable | None, StoredMatch | None, bool]:
+        return (
+            await storage.fetch_table(name),
+            await storage.fetch_match(name, 1),
+            await storage.code_taken(name),
+        )
+
+    table, first, taken = run(make_storage, read)
+    assert taken
+    assert table is not None
+    assert (table.code, table.status, table.version, table.match_number) == (
+        name,
+        "playing",
+        8,
+        2,
+    )
+    assert table.options == {"players": 2, "decks": None}
+    assert table.seats == [
+        StoredSeat(0, "Ann", "human", "h0"),
+        StoredSeat(1, "Bob", "human", "hash"),
+    ]
+    assert table.finished_matches == [1]
+    assert table.match == StoredMatch(2, 7, {"players": 2}, [], False)
+    assert first == StoredMatch(1, 2**61 + 5, {"players": 2}, ["3", "pass", "44", "5"], True)
+
+
+def test_the_version_of_a_table_counts_its_moves_rows(
+    make_storage: StorageFactory, code: Callable[[], str]
+) -> None:
+    """A change with moves only writes the moves (with their version), not the table row:
+    the table read back still has the latest version."""
+    name = code()
+
+    async def scenario(storage: Storage) -> StoredTable | None:
+        await storage.insert_table(new_table(name))
+        for change in a_match(name)[:4]:
+            seq = storage.commit(change)
+        await storage.wait_durable(seq)
+        return await storage.fetch_table(name)
+
+    table = run(make_storage, scenario)
+    assert table is not None and table.version == 5
+    assert table.match is not None and table.match.moves == ["3", "pass", "44"]
+
+
+def test_many_changes_of_many_tables_in_one_pass_are_all_written_in_order(
+    make_storage: StorageFactory, code: Callable[[], str]
+) -> None:
+    names = [code() for _ in range(5)]
+
+    async def scenario(storage: Storage) -> list[StoredTable | None]:
+        for name in names:
+            await storage.insert_table(new_table(name, players=3))
+        seq = 0
+        for name in names:  # the same seat changed twice in one batch: the later wins
+            storage.commit(Change(name, 2, "lobby", 0, seats=(StoredSeat(1, "X", "bot", None),)))
+            seq = storage.commit(
+                Change(name, 3, "lobby", 0, seats=(StoredSeat(1, "Cy", "human", "c"),))
+            )
+        await storage.wait_durable(seq)
+        return [await storage.fetch_table(name) for name in names]
+
+    for table in run(make_storage, scenario):
+        assert table is not None and table.version == 3
+        assert table.seats[1] == StoredSeat(1, "Cy", "human", "c")
+        assert table.seats[2] == StoredSeat(2, None, "empty", None)
+
+
+def test_a_match_started_and_over_in_one_batch_is_over(
+    make_storage: StorageFactory, code: Callable[[], str]
+) -> None:
+    name = code()
+
+    async def scenario(storage: Storage) -> StoredMatch | None:
+        await storage.insert_table(new_table(name))
+        storage.commit(Change(name, 2, "playing", 1, new_match=NewMatch(1, 3, {})))
+        seq = storage.commit(
+            Change(name, 3, "finished", 1, moves=("3",), match_over=True, first_move_index=0)
+        )
+        await storage.wait_durable(seq)
+        return await storage.fetch_match(name, 1)
+
+    assert run(make_storage, scenario) == StoredMatch(1, 3, {}, ["3"], True)
+
+
+def test_tables_are_listed_by_status(make_storage: StorageFactory, code: Callable[[], str]) -> None:
+    lobby, playing = code(), code()
+
+    async def scenario(storage: Storage) -> tuple[set[str], set[str]]:
+        await storage.insert_table(new_table(lobby))
+        await storage.insert_table(new_table(playing))
+        seq = storage.commit(Change(playing, 2, "playing", 1, new_match=NewMatch(1, 1, {})))
+        await storage.wait_durable(seq)
+        ours = {lobby, playing}
+        every = {t.code for t in await storage.fetch_tables()} & ours
+        played = {t.code for t in await storage.fetch_tables(status="playing")} & ours
+        return every, played
+
+    every, played = run(make_storage, scenario)
+    assert every == {lobby, playing} and played == {playing}
+
+
+def test_a_taken_code_is_refused_and_nothing_changes(
+    make_storage: StorageFactory, code: Callable[[], str]
+) -> None:
+    name = code()
+
+    async def scenario(storage: Storage) -> StoredTable | None:
+        await storage.insert_table(new_table(name))
+        other = new_table(name, players=4)
+        other.seats[0] = StoredSeat(0, "Mallory", "human", "m")
+        with pytest.raises(CodeTaken):
+            await storage.insert_table(other)
+        return await storage.fetch_table(name)
+
+    table = run(make_storage, scenario)
+    assert table is not None and table.seats[0].name == "Ann" and len(table.seats) == 2
+
+
+def test_unknown_codes_and_matches_are_none(
+    make_storage: StorageFactory, code: Callable[[], str]
+) -> None:
+    name = code()
+
+    async def scenario(storage: Storage) -> tuple[object, object, object]:
+        await storage.insert_table(new_table(name))
+        return (
+            await storage.fetch_table(code()),
+            await storage.code_taken(code()),
+            await storage.fetch_match(name, 1),
+        )
+
+    assert run(make_storage, scenario) == (None, False, None)
