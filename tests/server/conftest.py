@@ -209,7 +209,7 @@ def make_server(tmp_path: Path) -> Iterator[Callable[..., ThreadServer]]:
 class ServeProcess:
     """``fouronefour serve`` as a separate process (for the whole-match and restart tests)."""
 
-    def __init__(self, db: Path, port: int, *extra: str) -> None:
+    def __init__(self, db: Path | str, port: int, *extra: str) -> None:
         self.db = db
         self.port = port
         self.extra = extra

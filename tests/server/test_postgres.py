@@ -4,6 +4,8 @@ stopped and started under it."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import time
 
 import asyncpg
@@ -18,6 +20,7 @@ from fouronefour.server.postgres import (
     check,
     migrate,
 )
+from fouronefour.server.sandbox import free_port
 from fouronefour.server.storage import Change, NewMatch, StorageError, StoredSeat, StoredTable
 
 
@@ -106,3 +109,29 @@ def test_while_postgres_is_down_changes_wait_and_are_written_when_it_is_back() -
         asyncio.run(scenario())
     finally:
         server.close()
+
+
+def _serve(*flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "fouronefour", "serve", *flags],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_serve_check_says_whether_the_database_and_the_broker_answer(
+    postgres: sandbox.LocalPostgres, redis_server: sandbox.LocalRedis
+) -> None:
+    url = postgres.new_database().replace("postgres@", "postgres:secret@")
+    answered = _serve("--check", "--db", url, "--broker", redis_server.url)
+    assert answered.returncode == 0, answered
+    lines = answered.stdout.splitlines()
+    assert lines[0].startswith("ok: PostgreSQL") and "no schema yet" in lines[0]
+    assert lines[1].startswith("ok: Redis")
+    silent = _serve("--check", "--db", url, "--broker", f"redis://127.0.0.1:{free_port()}/0")
+    assert silent.returncode == 1 and "FAILED: Redis does not answer" in silent.stdout
+    assert "secret" not in silent.stdout + silent.stderr
+    alone = _serve("--broker", redis_server.url)  # a cluster shares its database
+    assert alone.returncode == 2 and "--db postgresql://" in alone.stderr

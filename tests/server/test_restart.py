@@ -1,5 +1,6 @@
 """Kill a real ``fouronefour serve`` with SIGKILL mid-match, start it again on the same
-database: the clients reconnect and finish the match, and no acknowledged move is lost."""
+database (a SQLite file; PostgreSQL with Redis as the broker): the clients reconnect and
+finish the match, and no acknowledged move is lost."""
 
 from __future__ import annotations
 
@@ -8,13 +9,27 @@ import random
 from pathlib import Path
 
 import httpx
+import pytest
+
+from fouronefour.server import sandbox
 
 from .conftest import ServeProcess, free_port, load_example_client
 
 
-def test_match_survives_sigkill_of_the_server(tmp_path: Path) -> None:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, tuple[str, ...]]:
+    """The server's --db, and its other flags."""
+    if request.param == "sqlite":
+        return str(tmp_path / "restart.db"), ()
+    postgres: sandbox.LocalPostgres = request.getfixturevalue("postgres")
+    redis: sandbox.LocalRedis = request.getfixturevalue("redis_server")
+    return postgres.new_database(), ("--broker", redis.url)
+
+
+def test_match_survives_sigkill_of_the_server(backend: tuple[str, tuple[str, ...]]) -> None:
     example = load_example_client()
-    process = ServeProcess(tmp_path / "restart.db", free_port())
+    db, flags = backend
+    process = ServeProcess(db, free_port(), *flags)
     process.start()
     url = process.url
     kills = 0

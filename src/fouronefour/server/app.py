@@ -21,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .admission import Admission
+from .backends import make_fanout, make_storage
 from .bodies import BodyLimit
 from .botrunner import BotRunner, ExecutorBotRunner, available_bots
 from .chat import CHAT_LENGTH, CHAT_LINES, CHAT_SECONDS, PHRASES, chat_event
@@ -29,14 +30,14 @@ from .collector import keep_collections_short
 from .config import ServerConfig
 from .connection import PROTOCOL, Connection, Sender, refuse
 from .errors import ErrorCode, TableError
-from .fanout import Fanout, InProcessFanout
+from .fanout import Fanout
 from .lessons import router as lessons_router
 from .ratelimit import AddressBuckets, address_key
 from .registry import TableRegistry
 from .replay import build_replay, match_summary
 from .retention import Retention, keep_tidy
 from .settings import ROUND_PAUSE_SECONDS_RANGE
-from .storage import GroupCommitStorage, Storage, StorageError
+from .storage import Storage, StorageError
 from .table import (
     HOOK_SECONDS_RANGE,
     MAX_DECKS,
@@ -163,9 +164,10 @@ def create_app(
     bots: BotRunner | None = None,
 ) -> FastAPI:
     """The server application; storage, fan-out and bot runner may be replaced."""
-    storage = storage or GroupCommitStorage(config.db)
+    storage = storage or make_storage(config)
+    fanout = fanout or make_fanout(config, storage)
     sender = Sender()
-    registry = TableRegistry(config, storage, fanout or InProcessFanout())
+    registry = TableRegistry(config, storage, fanout)
     limiter = AddressLimiter(
         config.http_rate_per_second, config.http_rate_burst, config.limit_loopback
     )
@@ -191,6 +193,7 @@ def create_app(
         nonlocal retention
         loop = asyncio.get_running_loop()
         await storage.open()
+        await fanout.open()
         runner = bots or ExecutorBotRunner(loop, processes=config.bot_processes)
         await registry.start(AsyncioScheduler(loop), runner)
         # Long-lived start-up objects need no collection passes, nor, later, the sockets and
@@ -218,7 +221,8 @@ def create_app(
             if retention is not None:
                 retention.close()
             runner.close()
-            await registry.storage.shutdown()
+            await fanout.shutdown()
+            await storage.shutdown()
 
     app = FastAPI(title="414", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.registry = registry

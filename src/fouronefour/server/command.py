@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import sys
 from typing import Any
 
+from .backends import check, check_settings, redacted
 from .config import ServerConfig
 
 
@@ -21,7 +23,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--port", type=int, default=defaults.port, help="port (default %(default)s)"
     )
     parser.add_argument(
-        "--db", default=defaults.db, help="SQLite file holding every table (default ./%(default)s)"
+        "--db",
+        default=defaults.db,
+        help="SQLite file holding every table (default ./%(default)s), or a PostgreSQL URL "
+        "(postgresql://user:password@host/database; the schema is made by the server)",
+    )
+    parser.add_argument(
+        "--broker",
+        default=None,
+        metavar="URL",
+        help="Redis URL (redis://host:6379/0) for the fan-out between the processes of a "
+        "cluster; needs --db postgresql://... (docs/hosting.md)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="say whether the database and the broker answer, and exit (1 if one does not)",
     )
     parser.add_argument(
         "--turn-seconds",
@@ -140,6 +157,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(
         db=args.db,
+        broker=args.broker,
         host=args.host,
         port=args.port,
         turn_seconds=args.turn_seconds,
@@ -214,14 +232,22 @@ def run(args: argparse.Namespace) -> int:
         problem = "--keep-days and --keep-replay-days must be 0 or more"
     elif config.max_connections_per_address < 1:
         problem = "--max-connections-per-address must be at least 1"
+    else:
+        problem = check_settings(config)
     if problem is not None:
         print(f"fouronefour serve: {problem}", file=sys.stderr)
         return 2
+    if args.check:
+        found = asyncio.run(check(config))
+        for ok, line in found:
+            print(f"{'ok' if ok else 'FAILED'}: {redacted(line)}")
+        return 0 if all(ok for ok, _ in found) else 1
     raise_open_files()
     app = create_app(config)
     shown = "localhost" if config.host in ("127.0.0.1", "::1") else config.host
     print(
-        f"414 is served at http://{shown}:{config.port}/  (tables in {config.db}; Ctrl+C stops)",
+        f"414 is served at http://{shown}:{config.port}/  "
+        f"(tables in {redacted(config.db)}; Ctrl+C stops)",
         flush=True,
     )
     uvicorn.run(app, log_level=args.log_level, **uvicorn_options(config))

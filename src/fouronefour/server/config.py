@@ -7,7 +7,10 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class ServerConfig:
+    #: A SQLite file, or a PostgreSQL URL (postgresql://user:password@host/database).
     db: str = "fouronefour.db"
+    #: A Redis URL for a cluster's fan-out (redis://host:6379/0); None: one process.
+    broker: str | None = None
     host: str = "127.0.0.1"
     port: int = 8414
     #: Defaults for new tables (each table may choose its own).

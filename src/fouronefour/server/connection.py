@@ -240,6 +240,14 @@ class Connection:
         """A message that is no table version (presence): in order, needing no write."""
         self._put(message, 0)
 
+    def resync(self) -> None:
+        """Updates may have been lost on their way here (the broker was away): close after
+        what is queued, so that the client reconnects with ``since`` and catches up
+        (docs/protocol.md section 4)."""
+        if self._closing is None:
+            self._closing = (1012, "reconnect")
+            self._end()
+
     def ack(self, body: dict[str, Any]) -> None:
         """The answer to a request that was carried out: sent once written. If the request
         sent this connection an update (the last thing queued), the ack goes inside it, as

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import struct
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -180,6 +181,12 @@ class SeatChanges:
     swapped: tuple[int, int] | None = None
 
 
+#: An encoded update: version, public length, number of seats with a message of their own;
+#: then per such seat: seat, length.
+_UPDATE_HEAD = struct.Struct("!QIH")
+_PRIVATE_HEAD = struct.Struct("!HI")
+
+
 class Update:
     """One table version: the public message, encoded at once, and for each seat whose
     private part changed, that seat's message (the public one with its ``you`` spliced in),
@@ -209,6 +216,40 @@ class Update:
         self.public = encoded[:-1] + b"}"
         self._you = private  # seat -> its ``you``, until encoded (the dict is the update's own)
         self.private: dict[int, bytes] = {}
+
+    def encode(self) -> bytes:
+        """The update as one value that crosses a process boundary (the broker): its public
+        message and each seat's own, byte for byte as this process would send them."""
+        for seat in tuple(self._you):
+            self.message(seat)
+        parts = [_UPDATE_HEAD.pack(self.v, len(self.public), len(self.private)), self.public]
+        for seat, data in self.private.items():
+            parts.append(_PRIVATE_HEAD.pack(seat, len(data)))
+            parts.append(data)
+        return b"".join(parts)
+
+    @classmethod
+    def decode(cls, data: bytes) -> Update:
+        """The update :meth:`encode` made (raises ValueError on anything else)."""
+        try:
+            v, length, count = _UPDATE_HEAD.unpack_from(data)
+            at = _UPDATE_HEAD.size
+            update = cls.__new__(cls)
+            update.v = v
+            update.public = data[at : at + length]
+            at += length
+            update._you = {}
+            update.private = {}
+            for _ in range(count):
+                seat, length = _PRIVATE_HEAD.unpack_from(data, at)
+                at += _PRIVATE_HEAD.size
+                update.private[seat] = data[at : at + length]
+                at += length
+        except struct.error as error:
+            raise ValueError(f"not an encoded update ({error})") from None
+        if at != len(data) or len(update.public) == 0:
+            raise ValueError("not an encoded update (length)")
+        return update
 
     def message(self, seat: int | None) -> bytes:
         """What a connection of ``seat`` (None: a spectator) is sent."""

@@ -306,7 +306,13 @@ class PostgresStorage:
 
     async def code_taken(self, code: str) -> bool:
         async with self._reader() as conn:
-            return await conn.fetchval("SELECT 1 FROM tables WHERE code = $1", code) is not None
+            # (A code stays taken while matches of a table deleted since are kept.)
+            found = await conn.fetchval(
+                "SELECT 1 FROM tables WHERE code = $1 UNION ALL"
+                " SELECT 1 FROM matches WHERE code = $1 LIMIT 1",
+                code,
+            )
+            return found is not None
 
     async def fetch_match(self, code: str, number: int) -> StoredMatch | None:
         async with self._reader() as conn:
