@@ -135,3 +135,21 @@ def test_serve_check_says_whether_the_database_and_the_broker_answer(
     assert "secret" not in silent.stdout + silent.stderr
     alone = _serve("--broker", redis_server.url)  # a cluster shares its database
     assert alone.returncode == 2 and "--db postgresql://" in alone.stderr
+
+
+def test_one_process_at_a_time_serves_a_database_until_tables_have_owners(
+    postgres: sandbox.LocalPostgres,
+) -> None:
+    url = postgres.new_database()
+
+    async def scenario() -> None:
+        first = PostgresStorage(url)
+        await first.open()
+        second = PostgresStorage(url)
+        with pytest.raises(StorageError, match="another server process"):
+            await second.open()
+        await first.shutdown()
+        await second.open()  # the first has let go
+        await second.shutdown()
+
+    asyncio.run(scenario())

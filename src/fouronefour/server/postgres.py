@@ -56,6 +56,9 @@ MIGRATIONS: tuple[str, ...] = (
 )
 #: The key of the advisory lock held while the schema is migrated (any fixed number).
 MIGRATION_LOCK = 414_016
+#: Held by the one process that serves a database, until tables have owners of their own
+#: (then several processes share it, each table written by its owner only).
+SOLE_WRITER_LOCK = 414_017
 
 #: One batch of changes, one statement: every array is a column of rows (possibly none).
 _WRITE_BATCH = """
@@ -161,6 +164,8 @@ class PostgresStorage:
         self._kicked = False
         self._waiters: list[asyncio.Future[None]] = []
         self._closed = False
+        #: Holds :data:`SOLE_WRITER_LOCK` for as long as this process serves the database.
+        self._guard: asyncpg.Connection | None = None
 
     # ------------------------------------------------------------ opening
 
@@ -171,6 +176,13 @@ class PostgresStorage:
         """Connect, create or migrate the schema, and write from the running loop."""
         self.bind(asyncio.get_running_loop())
         try:
+            self._guard = await self._connect()
+            if not await self._guard.fetchval("SELECT pg_try_advisory_lock($1)", SOLE_WRITER_LOCK):
+                await self._guard.close()
+                raise StorageError(
+                    "another server process writes this database: until tables have owners "
+                    "(issue 16), one process at a time serves a PostgreSQL database"
+                )
             self._writer = await self._connect()
             await migrate(self._writer)
             self._readers = await asyncpg.create_pool(
@@ -384,6 +396,9 @@ class PostgresStorage:
         if self._readers is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._readers.close(), 2)
+        if self._guard is not None:
+            with contextlib.suppress(Exception):
+                await self._guard.close(timeout=1)
 
 
 async def migrate(conn: asyncpg.Connection) -> int:
