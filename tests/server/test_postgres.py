@@ -4,13 +4,12 @@ stopped and started under it."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import time
 
 import asyncpg
 import pytest
 
+from fouronefour import cli
 from fouronefour.server import sandbox
 from fouronefour.server.postgres import (
     _WRITE_BATCH,
@@ -111,30 +110,31 @@ def test_while_postgres_is_down_changes_wait_and_are_written_when_it_is_back() -
         server.close()
 
 
-def _serve(*flags: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "fouronefour", "serve", *flags],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+def _serve(capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[int, str, str]:
+    """``fouronefour serve`` with ``flags``, in this process (as the command line runs it):
+    its exit status, output and errors."""
+    status = cli.main(["serve", *flags])
+    out, err = capsys.readouterr()
+    return status, out, err
 
 
 def test_serve_check_says_whether_the_database_and_the_broker_answer(
-    postgres: sandbox.LocalPostgres, redis_server: sandbox.LocalRedis
+    postgres: sandbox.LocalPostgres,
+    redis_server: sandbox.LocalRedis,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     url = postgres.new_database().replace("postgres@", "postgres:secret@")
-    answered = _serve("--check", "--db", url, "--broker", redis_server.url)
-    assert answered.returncode == 0, answered
-    lines = answered.stdout.splitlines()
+    status, out, _ = _serve(capsys, "--check", "--db", url, "--broker", redis_server.url)
+    assert status == 0, out
+    lines = out.splitlines()
     assert lines[0].startswith("ok: PostgreSQL") and "no schema yet" in lines[0]
     assert lines[1].startswith("ok: Redis")
-    silent = _serve("--check", "--db", url, "--broker", f"redis://127.0.0.1:{free_port()}/0")
-    assert silent.returncode == 1 and "FAILED: Redis does not answer" in silent.stdout
-    assert "secret" not in silent.stdout + silent.stderr
-    alone = _serve("--broker", redis_server.url)  # a cluster shares its database
-    assert alone.returncode == 2 and "--db postgresql://" in alone.stderr
+    silent = f"redis://127.0.0.1:{free_port()}/0"
+    status, out, err = _serve(capsys, "--check", "--db", url, "--broker", silent)
+    assert status == 1 and "FAILED: Redis does not answer" in out
+    assert "secret" not in out + err
+    status, _, err = _serve(capsys, "--broker", redis_server.url)  # a cluster shares its db
+    assert status == 2 and "--db postgresql://" in err
 
 
 def test_one_process_at_a_time_serves_a_database_until_tables_have_owners(

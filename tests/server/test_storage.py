@@ -154,6 +154,6 @@ def test_the_replay_list_reads_an_old_match_s_winner_from_its_moves(harness: Har
         "rounds": len(table.match.results),
     }
     (stored,) = harness.storage.list_matches(table.code)
-    assert match_summary(harness.storage, table.code, stored) == expected
+    assert match_summary(stored, None) == expected
     old = MatchSummary(stored.number, stored.moves, None, None)  # finished before protocol 3
-    assert match_summary(harness.storage, table.code, old) == expected
+    assert match_summary(old, harness.storage.load_match(table.code, 1)) == expected

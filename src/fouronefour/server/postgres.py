@@ -26,9 +26,13 @@ import asyncpg
 import orjson
 
 from .storage import (
+    RECENT_CHAT,
     Change,
     CodeTaken,
+    MatchSummary,
     StorageError,
+    StoredChat,
+    StoredHandoff,
     StoredMatch,
     StoredSeat,
     StoredTable,
@@ -53,6 +57,21 @@ MIGRATIONS: tuple[str, ...] = (
         version BIGINT NOT NULL, PRIMARY KEY (code, number, idx));
     CREATE INDEX tables_status ON tables (status);
     """,
+    # Protocol 3: settings, the host's pause and the end-of-round pause, chat, handoffs, and
+    # each finished match's result.
+    """
+    ALTER TABLE tables ADD COLUMN settings TEXT NOT NULL DEFAULT '{}',
+        ADD COLUMN paused BOOLEAN NOT NULL DEFAULT false,
+        ADD COLUMN round_end INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE matches ADD COLUMN winning_team INTEGER, ADD COLUMN rounds INTEGER;
+    CREATE TABLE chat (
+        code TEXT NOT NULL, version BIGINT NOT NULL, match_number INTEGER NOT NULL,
+        step INTEGER NOT NULL, at BIGINT NOT NULL, seat INTEGER, name TEXT NOT NULL,
+        spectator BOOLEAN NOT NULL, text TEXT, phrase TEXT, PRIMARY KEY (code, version));
+    CREATE TABLE handoffs (
+        code TEXT NOT NULL, seat INTEGER NOT NULL, secret_hash TEXT NOT NULL,
+        expires_at BIGINT NOT NULL, PRIMARY KEY (code, seat));
+    """,
 )
 #: The key of the advisory lock held while the schema is migrated (any fixed number).
 MIGRATION_LOCK = 414_016
@@ -60,47 +79,76 @@ MIGRATION_LOCK = 414_016
 #: (then several processes share it, each table written by its owner only).
 SOLE_WRITER_LOCK = 414_017
 
-#: One batch of changes, one statement: every array is a column of rows (possibly none).
+#: One batch of changes, one statement: every array is a column of rows (possibly none). A
+#: row is changed once at most in a statement (PostgreSQL does not order two changes of one
+#: row), so what a batch does to one row is merged into one set of values first.
 _WRITE_BATCH = """
 WITH new_matches AS (
-    INSERT INTO matches (code, number, seed, rules, over)
-    SELECT * FROM unnest($1::text[], $2::int[], $3::bigint[], $4::text[], $5::bool[])
+    INSERT INTO matches (code, number, seed, rules, over, winning_team, rounds)
+    SELECT * FROM unnest(
+        $1::text[], $2::int[], $3::bigint[], $4::text[], $5::bool[], $6::int[], $7::int[])
     ON CONFLICT (code, number) DO NOTHING
 ), ended AS (
-    UPDATE matches SET over = true
-    FROM unnest($6::text[], $7::int[]) AS e(code, number)
+    UPDATE matches SET over = true, winning_team = e.winning_team, rounds = e.rounds
+    FROM unnest($8::text[], $9::int[], $10::int[], $11::int[])
+        AS e(code, number, winning_team, rounds)
     WHERE matches.code = e.code AND matches.number = e.number
 ), new_moves AS (
     INSERT INTO moves (code, number, idx, move, version)
-    SELECT * FROM unnest($8::text[], $9::int[], $10::int[], $11::text[], $12::bigint[])
+    SELECT * FROM unnest($12::text[], $13::int[], $14::int[], $15::text[], $16::bigint[])
     ON CONFLICT (code, number, idx) DO NOTHING
 ), new_seats AS (
     INSERT INTO seats (code, seat, name, kind, token_hash)
-    SELECT * FROM unnest($13::text[], $14::int[], $15::text[], $16::text[], $17::text[])
+    SELECT * FROM unnest($17::text[], $18::int[], $19::text[], $20::text[], $21::text[])
     ON CONFLICT (code, seat) DO UPDATE
     SET name = excluded.name, kind = excluded.kind, token_hash = excluded.token_hash
 ), table_rows AS (
-    UPDATE tables SET status = t.status, version = t.version, match_number = t.match_number
-    FROM unnest($18::text[], $19::text[], $20::bigint[], $21::int[])
-        AS t(code, status, version, match_number)
+    UPDATE tables SET status = t.status, version = t.version, match_number = t.match_number,
+        host_seat = COALESCE(t.host_seat, tables.host_seat),
+        settings = COALESCE(t.settings, tables.settings),
+        paused = COALESCE(t.paused, tables.paused),
+        round_end = COALESCE(t.round_end, tables.round_end)
+    FROM unnest($22::text[], $23::text[], $24::bigint[], $25::int[], $26::int[], $27::text[],
+                $28::bool[], $29::int[])
+        AS t(code, status, version, match_number, host_seat, settings, paused, round_end)
     WHERE tables.code = t.code
+), new_chat AS (
+    INSERT INTO chat (code, version, match_number, step, at, seat, name, spectator, text, phrase)
+    SELECT * FROM unnest($30::text[], $31::bigint[], $32::int[], $33::int[], $34::bigint[],
+                         $35::int[], $36::text[], $37::bool[], $38::text[], $39::text[])
+    ON CONFLICT (code, version) DO NOTHING
+), new_handoffs AS (
+    INSERT INTO handoffs (code, seat, secret_hash, expires_at)
+    SELECT * FROM unnest($40::text[], $41::int[], $42::text[], $43::bigint[])
+    ON CONFLICT (code, seat) DO UPDATE
+    SET secret_hash = excluded.secret_hash, expires_at = excluded.expires_at
+), void_handoffs AS (
+    DELETE FROM handoffs USING unnest($44::text[], $45::int[]) AS v(code, seat)
+    WHERE handoffs.code = v.code AND handoffs.seat = v.seat
 )
 SELECT 1
 """
 
-_TABLE_COLUMNS = "SELECT code, options, host_seat, status, version, match_number FROM tables"
+_TABLE_COLUMNS = (
+    "SELECT code, options, host_seat, status, version, match_number, settings, paused,"
+    " round_end FROM tables"
+)
+_CHAT_COLUMNS = "version, match_number, step, at, seat, name, spectator, text, phrase"
 
 
 def batch_arguments(changes: list[Change]) -> list[list[Any]]:
-    """The 21 column arrays of :data:`_WRITE_BATCH` for ``changes`` (in order: a later
-    change to a seat or a table row wins, as each key may appear once in a statement)."""
+    """The 45 column arrays of :data:`_WRITE_BATCH` for ``changes`` (in order: a later
+    change to a seat, a table row or a handoff wins)."""
     new_matches: dict[tuple[str, int], list[Any]] = {}
-    ended: dict[tuple[str, int], None] = {}
+    ended: dict[tuple[str, int], list[Any]] = {}
     moves: list[tuple[str, int, int, str, int]] = []
     seats: dict[tuple[str, int], StoredSeat] = {}
-    rows: dict[str, tuple[str, int, int]] = {}
+    rows: dict[str, list[Any]] = {}
+    chat: list[tuple[Any, ...]] = []
+    handoffs: dict[tuple[str, int], StoredHandoff] = {}
     for change in changes:
         code = change.code
+        extra = change.extra
         if change.new_match is not None:
             new = change.new_match
             new_matches[(code, new.number)] = [
@@ -109,29 +157,76 @@ def batch_arguments(changes: list[Change]) -> list[list[Any]]:
                 new.seed,
                 orjson.dumps(new.rules).decode(),
                 False,
+                None,
+                None,
             ]
         if change.match_over:
             key = (code, change.match_number)
+            result = (None, None) if extra is None or extra.result is None else extra.result
             started = new_matches.get(key)
             if started is not None:  # (the statement's parts see the rows as before it)
-                started[4] = True
+                started[4:] = [True, *result]
             else:
-                ended[key] = None
+                ended[key] = [*key, *result]
         for i, move in enumerate(change.moves):
             moves.append(
                 (code, change.match_number, change.first_move_index + i, move, change.version)
             )
         for seat in change.seats:
             seats[(code, seat.seat)] = seat
-        if change.table_row or not change.moves:
-            rows[code] = (change.status, change.version, change.match_number)
+        row = None if extra is None else extra.row
+        if change.table_row or not change.moves or row is not None:
+            earlier = rows.get(code, [None] * 7)[3:]  # the seldom-changing columns, if set
+            rows[code] = [
+                change.status,
+                change.version,
+                change.match_number,
+                *(
+                    earlier
+                    if row is None
+                    else [
+                        row.host_seat,
+                        orjson.dumps(row.settings).decode(),
+                        row.paused,
+                        row.round_end,
+                    ]
+                ),
+            ]
+        if extra is not None:
+            if extra.chat is not None:
+                line = extra.chat
+                chat.append(
+                    (
+                        code,
+                        line.version,
+                        line.match_number,
+                        line.step,
+                        line.at,
+                        line.seat,
+                        line.name,
+                        line.spectator,
+                        line.text,
+                        line.phrase,
+                    )
+                )
+            for handoff in extra.handoffs:
+                handoffs[(code, handoff.seat)] = handoff
     columns: list[list[Any]] = []
-    columns += _columns(list(new_matches.values()), 5)
-    columns += _columns([list(key) for key in ended], 2)
+    columns += _columns(list(new_matches.values()), 7)
+    columns += _columns(list(ended.values()), 4)
     columns += _columns(moves, 5)
     seat_rows = [(c, s.seat, s.name, s.kind, s.token_hash) for (c, _), s in seats.items()]
     columns += _columns(seat_rows, 5)
-    columns += _columns([(code, *row) for code, row in rows.items()], 4)
+    columns += _columns([(code, *row) for code, row in rows.items()], 8)
+    columns += _columns(chat, 10)
+    kept = [
+        (c, h.seat, h.secret_hash, h.expires_at)
+        for (c, _), h in handoffs.items()
+        if h.secret_hash is not None
+    ]
+    columns += _columns(kept, 4)
+    void = [(c, h.seat) for (c, _), h in handoffs.items() if h.secret_hash is None]
+    columns += _columns(void, 2)
     return columns
 
 
@@ -273,13 +368,15 @@ class PostgresStorage:
         try:
             async with self._reader() as conn, conn.transaction():
                 await conn.execute(
-                    "INSERT INTO tables VALUES ($1, $2, $3, $4, $5, $6)",
+                    "INSERT INTO tables (code, options, host_seat, status, version,"
+                    " match_number, settings) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                     table.code,
                     orjson.dumps(table.options).decode(),
                     table.host_seat,
                     table.status,
                     table.version,
                     table.match_number,
+                    orjson.dumps(table.settings).decode(),
                 )
                 await conn.executemany(
                     "INSERT INTO seats VALUES ($1, $2, $3, $4, $5)",
@@ -330,6 +427,30 @@ class PostgresStorage:
         async with self._reader() as conn:
             return await self._match(conn, code, number)
 
+    async def fetch_matches(self, code: str) -> list[MatchSummary]:
+        async with self._reader() as conn:
+            return [
+                MatchSummary(r["number"], r["moves"], r["winning_team"], r["rounds"])
+                for r in await conn.fetch(
+                    "SELECT number, (SELECT COUNT(*) FROM moves WHERE moves.code = matches.code"
+                    " AND moves.number = matches.number) AS moves, winning_team, rounds"
+                    " FROM matches WHERE code = $1 AND over ORDER BY number",
+                    code,
+                )
+            ]
+
+    async def fetch_chat(self, code: str, match_number: int) -> list[StoredChat]:
+        async with self._reader() as conn:
+            return [
+                _chat_line(r)
+                for r in await conn.fetch(
+                    f"SELECT {_CHAT_COLUMNS} FROM chat WHERE code = $1 AND match_number = $2"
+                    " ORDER BY version",
+                    code,
+                    match_number,
+                )
+            ]
+
     async def _stored_table(self, conn: asyncpg.Connection, row: asyncpg.Record) -> StoredTable:
         code = row["code"]
         seats = [
@@ -346,16 +467,37 @@ class PostgresStorage:
             )
         ]
         moved = await conn.fetchval("SELECT MAX(version) FROM moves WHERE code = $1", code)
+        chat = [
+            _chat_line(r)
+            for r in await conn.fetch(
+                f"SELECT {_CHAT_COLUMNS} FROM chat WHERE code = $1 ORDER BY version DESC LIMIT $2",
+                code,
+                RECENT_CHAT,
+            )
+        ]
+        chat.reverse()
+        handoffs = [
+            StoredHandoff(r["seat"], r["secret_hash"], r["expires_at"])
+            for r in await conn.fetch(
+                "SELECT seat, secret_hash, expires_at FROM handoffs WHERE code = $1 ORDER BY seat",
+                code,
+            )
+        ]
         table = StoredTable(
             code,
             orjson.loads(row["options"]),
             row["host_seat"],
             row["status"],
-            max(row["version"], moved or 0),
+            max(row["version"], moved or 0, chat[-1].version if chat else 0),
             row["match_number"],
             seats,
             None,
             finished,
+            orjson.loads(row["settings"]),
+            row["paused"],
+            row["round_end"],
+            chat,
+            handoffs,
         )
         if table.match_number:
             table.match = await self._match(conn, code, table.match_number)
@@ -399,6 +541,20 @@ class PostgresStorage:
         if self._guard is not None:
             with contextlib.suppress(Exception):
                 await self._guard.close(timeout=1)
+
+
+def _chat_line(r: asyncpg.Record) -> StoredChat:
+    return StoredChat(
+        r["version"],
+        r["match_number"],
+        r["step"],
+        r["at"],
+        r["seat"],
+        r["name"],
+        r["spectator"],
+        r["text"],
+        r["phrase"],
+    )
 
 
 async def migrate(conn: asyncpg.Connection) -> int:

@@ -15,12 +15,17 @@ import pytest
 
 from fouronefour.server.storage import (
     Change,
+    ChangeExtra,
     CodeTaken,
+    MatchSummary,
     NewMatch,
     Storage,
+    StoredChat,
+    StoredHandoff,
     StoredMatch,
     StoredSeat,
     StoredTable,
+    TableRow,
 )
 
 from .conftest import StorageFactory
@@ -211,3 +216,96 @@ def test_unknown_codes_and_matches_are_none(
         )
 
     assert run(make_storage, scenario) == (None, False, None)
+
+
+def test_settings_pauses_chat_handoffs_and_results_read_back(
+    make_storage: StorageFactory, code: Callable[[], str]
+) -> None:
+    """Protocol 3's data: what a table keeps besides seats and moves, written in one batch
+    with the moves and status changes around it (the later change to a row or a handoff
+    wins) and read back by another storage."""
+    name = code()
+
+    def line(version: int, match: int, text: str) -> StoredChat:
+        return StoredChat(version, match, 0, 1000 + version, 1, "Bob", False, text, None)
+
+    paused_row = TableRow(1, {"round_pause_seconds": 5}, paused=True, round_end=2)
+
+    async def write(storage: Storage) -> None:
+        table = new_table(name)
+        table.settings = {"round_pause_seconds": 9}
+        await storage.insert_table(table)
+        changes = [
+            Change(name, 2, "playing", 1, new_match=NewMatch(1, 5, {"players": 2})),
+            Change(name, 3, "playing", 1, extra=ChangeExtra(chat=line(3, 1, "hi"))),
+            Change(
+                name,
+                3,
+                "playing",
+                1,
+                extra=ChangeExtra(
+                    handoffs=(StoredHandoff(0, "s0", 10), StoredHandoff(1, "s1", 11))
+                ),
+            ),
+            Change(name, 3, "playing", 1, extra=ChangeExtra(handoffs=(StoredHandoff(0, None),))),
+            Change(
+                name,
+                4,
+                "playing",
+                1,
+                moves=("3",),
+                table_row=False,
+                extra=ChangeExtra(row=TableRow(0, {"round_pause_seconds": 5})),
+            ),
+            Change(name, 5, "playing", 1, extra=ChangeExtra(row=paused_row)),
+            Change(
+                name,
+                6,
+                "finished",
+                1,
+                moves=("44",),
+                first_move_index=1,
+                match_over=True,
+                extra=ChangeExtra(result=(1, 3)),
+            ),
+            Change(name, 7, "finished", 1, extra=ChangeExtra(chat=line(7, 1, "gg"))),
+            Change(name, 8, "playing", 2, new_match=NewMatch(2, 6, {"players": 2})),
+            # Started and over in one batch, with its result.
+            Change(
+                name,
+                9,
+                "finished",
+                2,
+                moves=("5",),
+                match_over=True,
+                extra=ChangeExtra(result=(0, 1)),
+            ),
+            Change(name, 10, "finished", 2, extra=ChangeExtra(chat=line(10, 2, "again"))),
+        ]
+        for change in changes:
+            seq = storage.commit(change)
+        await storage.wait_durable(seq)
+
+    async def read(
+        storage: Storage,
+    ) -> tuple[StoredTable | None, list[MatchSummary], list[StoredChat]]:
+        return (
+            await storage.fetch_table(name),
+            await storage.fetch_matches(name),
+            await storage.fetch_chat(name, 1),
+        )
+
+    run(make_storage, write)
+    table, matches, chat = run(make_storage, read)
+    assert table is not None
+    assert (table.host_seat, table.settings, table.paused, table.round_end) == (
+        1,
+        {"round_pause_seconds": 5},
+        True,
+        2,
+    )
+    assert (table.version, table.status, table.finished_matches) == (10, "finished", [1, 2])
+    assert [c.text for c in table.chat] == ["hi", "gg", "again"]
+    assert table.handoffs == [StoredHandoff(1, "s1", 11)]
+    assert matches == [MatchSummary(1, 2, 1, 3), MatchSummary(2, 1, 0, 1)]
+    assert chat == [line(3, 1, "hi"), line(7, 1, "gg")]
