@@ -1,4 +1,4 @@
-"""The fan-out sender: every woken connection is sent to, in order, in slices that let the
+"""The fan-out sender: every woken outbox is drained, in order, in slices that let the
 loop look at its sockets (run other callbacks) in between."""
 
 from __future__ import annotations
@@ -6,19 +6,19 @@ from __future__ import annotations
 import asyncio
 import time
 
-from fouronefour.server import connection
-from fouronefour.server.connection import Sender
+from fouronefour.server import outbox
+from fouronefour.server.outbox import Sender
 
 
 class _Recorder:
-    """Stands in for a Connection: its send takes ``cost`` seconds of the loop's time."""
+    """Stands in for an Outbox: its drain takes ``cost`` seconds of the loop's time."""
 
     def __init__(self, name: str, log: list[str], cost: float) -> None:
         self.name = name
         self.log = log
         self.cost = cost
 
-    def send_ready(self) -> None:
+    def drain(self) -> None:
         ends = time.perf_counter() + self.cost
         while time.perf_counter() < ends:
             pass
@@ -43,7 +43,7 @@ def test_a_long_fan_out_yields_to_the_loop_between_slices() -> None:
     async def scenario() -> tuple[list[str], Sender]:
         log: list[str] = []
         sender = Sender()
-        cost = connection.FANOUT_SLICE_SECONDS  # each send uses up a slice
+        cost = outbox.FANOUT_SLICE_SECONDS  # each send uses up a slice
         for n in range(4):
             sender.wake(_Recorder(f"c{n}", log, cost))  # type: ignore[arg-type]
         loop = asyncio.get_running_loop()
@@ -62,7 +62,7 @@ def test_a_long_fan_out_yields_to_the_loop_between_slices() -> None:
 
 
 class _Broken:
-    def send_ready(self) -> None:
+    def drain(self) -> None:
         raise RuntimeError("a bug in one connection")
 
 

@@ -28,14 +28,16 @@ from .chat import CHAT_LENGTH, CHAT_LINES, CHAT_SECONDS, PHRASES, chat_event
 from .clock import AsyncioScheduler
 from .collector import keep_collections_short
 from .config import ServerConfig
-from .connection import PROTOCOL, Connection, Sender, refuse
+from .connection import Connection, connection_id, refuse
 from .errors import ErrorCode, TableError
 from .fanout import Fanout
 from .lessons import router as lessons_router
+from .outbox import Outbox, Sender
 from .ratelimit import AddressBuckets, address_key
 from .registry import TableRegistry
 from .replay import build_replay, match_summary
 from .retention import Retention, keep_tidy
+from .session import PROTOCOL, Session
 from .settings import ROUND_PAUSE_SECONDS_RANGE
 from .storage import Storage, StorageError
 from .table import (
@@ -459,9 +461,9 @@ def create_app(
         )
         registry.hold(table.code)
         try:
-            await Connection(
-                websocket, table, registry, config, storage, sender, admission, address
-            ).serve()
+            outbox = Outbox(websocket, storage, sender, connection_id())
+            session = Session(table, fanout, admission, address, outbox)
+            await Connection(websocket, config, outbox, session).serve(storage.flush)
         finally:
             registry.release(table.code)
 

@@ -181,10 +181,11 @@ class SeatChanges:
     swapped: tuple[int, int] | None = None
 
 
-#: An encoded update: version, public length, number of seats with a message of their own;
-#: then per such seat: seat, length.
-_UPDATE_HEAD = struct.Struct("!QIH")
+#: An encoded update: version, public length, number of seats with a message of their own,
+#: number of acks; then per such seat: seat, length; then per ack: connection id, length.
+_UPDATE_HEAD = struct.Struct("!QIHH")
 _PRIVATE_HEAD = struct.Struct("!HI")
+_ACK_HEAD = struct.Struct("!QI")
 
 
 class Update:
@@ -193,9 +194,13 @@ class Update:
     encoded the first time it is asked for: the mover's at once, the other seats' when they
     are sent, after the mover has been answered.
 
+    It also carries the acknowledgement of the request that made it, for the connection that
+    sent the request (by connection id): that connection gets the ack inside the update, one
+    message instead of two (docs/protocol.md section 3), wherever its socket is.
+
     Once encoded only bytes are kept, so a table's recent history costs little memory."""
 
-    __slots__ = ("_you", "private", "public", "seat_changes", "v")
+    __slots__ = ("_encoded", "_you", "acks", "private", "public", "seat_changes", "v", "written")
 
     def __init__(
         self,
@@ -216,26 +221,53 @@ class Update:
         self.public = encoded[:-1] + b"}"
         self._you = private  # seat -> its ``you``, until encoded (the dict is the update's own)
         self.private: dict[int, bytes] = {}
+        #: Connection id -> the encoded ack of its request that made this update.
+        self.acks: dict[int, bytes] | None = None
+        #: The change it follows is written (it came through the broker, published after).
+        self.written = False
+        self._encoded: bytes | None = None
+
+    def attach_ack(self, connection: int, ack: bytes) -> bool:
+        """Carry ``connection``'s ack; False if too late (the update has crossed to the other
+        processes already): then the ack is sent on its own."""
+        if self._encoded is not None:
+            return False
+        if self.acks is None:
+            self.acks = {}
+        self.acks[connection] = ack
+        return True
 
     def encode(self) -> bytes:
         """The update as one value that crosses a process boundary (the broker): its public
-        message and each seat's own, byte for byte as this process would send them."""
+        message, each seat's own and the acks it carries, byte for byte as this process would
+        send them. No ack can be attached after."""
+        if self._encoded is not None:
+            return self._encoded
         for seat in tuple(self._you):
             self.message(seat)
-        parts = [_UPDATE_HEAD.pack(self.v, len(self.public), len(self.private)), self.public]
+        acks = self.acks or {}
+        parts = [
+            _UPDATE_HEAD.pack(self.v, len(self.public), len(self.private), len(acks)),
+            self.public,
+        ]
         for seat, data in self.private.items():
             parts.append(_PRIVATE_HEAD.pack(seat, len(data)))
             parts.append(data)
-        return b"".join(parts)
+        for connection, data in acks.items():
+            parts.append(_ACK_HEAD.pack(connection, len(data)))
+            parts.append(data)
+        self._encoded = b"".join(parts)
+        return self._encoded
 
     @classmethod
     def decode(cls, data: bytes) -> Update:
         """The update :meth:`encode` made (raises ValueError on anything else)."""
         try:
-            v, length, count = _UPDATE_HEAD.unpack_from(data)
+            v, length, count, acks = _UPDATE_HEAD.unpack_from(data)
             at = _UPDATE_HEAD.size
             update = cls.__new__(cls)
             update.v = v
+            update.seat_changes = None
             update.public = data[at : at + length]
             at += length
             update._you = {}
@@ -245,10 +277,18 @@ class Update:
                 at += _PRIVATE_HEAD.size
                 update.private[seat] = data[at : at + length]
                 at += length
+            update.acks = {} if acks else None
+            for _ in range(acks):
+                connection, length = _ACK_HEAD.unpack_from(data, at)
+                at += _ACK_HEAD.size
+                update.acks[connection] = data[at : at + length]  # type: ignore[index]
+                at += length
         except struct.error as error:
             raise ValueError(f"not an encoded update ({error})") from None
         if at != len(data) or len(update.public) == 0:
             raise ValueError("not an encoded update (length)")
+        update.written = True
+        update._encoded = data
         return update
 
     def message(self, seat: int | None) -> bytes:
@@ -265,14 +305,31 @@ class Update:
             self.private[seat] = encoded
         return encoded
 
+    def message_for(self, seat: int | None, connection: int) -> bytes:
+        """What connection ``connection`` of ``seat`` is sent: with its ack, if it carries
+        one."""
+        data = self.message(seat)
+        acks = self.acks
+        if acks is None:
+            return data
+        ack = acks.get(connection)
+        if ack is None:
+            return data
+        return b"".join((memoryview(data)[:-1], b',"ack":', ack, b"}"))
+
 
 @dataclass(frozen=True, slots=True)
 class Ack:
+    """A request carried out: the version it made (or the table's, if it made none)."""
+
     v: int
     move: str | None = None
     claim: bool = False
     #: A handoff's secret, for the connection that asked only (docs/protocol.md section 8).
     handoff: dict[str, Any] | None = None
+    #: The update the request made, which carries this ack to the mover (None: it made no
+    #: version, or it was a resend answered again: the ack goes on its own).
+    update: Update | None = field(default=None, compare=False)
 
     def to_dict(self, request_id: object) -> dict[str, Any]:
         body = {

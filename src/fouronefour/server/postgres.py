@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import asyncpg
@@ -29,6 +30,7 @@ from .storage import (
     RECENT_CHAT,
     Change,
     CodeTaken,
+    DurableWaiters,
     MatchSummary,
     StorageError,
     StoredChat,
@@ -36,6 +38,7 @@ from .storage import (
     StoredMatch,
     StoredSeat,
     StoredTable,
+    wait_durable,
 )
 
 log = logging.getLogger(__name__)
@@ -257,7 +260,7 @@ class PostgresStorage:
         self._staged: list[Change] = []
         self._writing: asyncio.Task[None] | None = None
         self._kicked = False
-        self._waiters: list[asyncio.Future[None]] = []
+        self._waiters = DurableWaiters()
         self._closed = False
         #: Holds :data:`SOLE_WRITER_LOCK` for as long as this process serves the database.
         self._guard: asyncpg.Connection | None = None
@@ -336,10 +339,7 @@ class PostgresStorage:
                     log.warning("PostgreSQL is written again")
                     self.failed = False
                 self.durable_seq = written_seq
-                waiters, self._waiters = self._waiters, []
-                for waiter in waiters:
-                    if not waiter.done():
-                        waiter.set_result(None)
+                self._waiters.release(written_seq)
         finally:
             self._writing = None
 
@@ -353,12 +353,14 @@ class PostgresStorage:
         if writer is not None:
             writer.terminate()
 
+    def when_durable(self, seq: int, callback: Callable[[], None]) -> None:
+        if seq <= self.durable_seq:
+            callback()
+        else:
+            self._waiters.add(seq, callback)
+
     async def wait_durable(self, seq: int) -> None:
-        while self.durable_seq < seq:
-            assert self._loop is not None
-            waiter = self._loop.create_future()
-            self._waiters.append(waiter)
-            await waiter
+        await wait_durable(self, seq)
 
     @property
     def all_written(self) -> bool:

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import sqlite3
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -148,6 +149,47 @@ class CodeTaken(StorageError):
     """A new table's code is another table's already."""
 
 
+class DurableWaiters:
+    """What waits for changes to be written: callbacks, each with the sequence number it
+    waits for, called once the storage has written that far."""
+
+    __slots__ = ("_pending",)
+
+    def __init__(self) -> None:
+        self._pending: list[tuple[int, Callable[[], None]]] = []
+
+    def add(self, seq: int, callback: Callable[[], None]) -> None:
+        self._pending.append((seq, callback))
+
+    def release(self, durable_seq: int) -> None:
+        """Call (in order) every callback waiting for ``durable_seq`` or less."""
+        pending = self._pending
+        if not pending:
+            return
+        if pending[-1][0] <= durable_seq:  # the usual case: a batch wrote all that waited
+            self._pending = []
+            due = pending
+        else:
+            due = [w for w in pending if w[0] <= durable_seq]
+            self._pending = [w for w in pending if w[0] > durable_seq]
+        for _, callback in due:
+            callback()
+
+
+async def wait_durable(storage: Storage, seq: int) -> None:
+    """Return once ``storage`` has written every change up to ``seq``."""
+    if storage.durable_seq >= seq:
+        return
+    written: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def done() -> None:
+        if not written.done():  # (cancelled if the waiter was)
+            written.set_result(None)
+
+    storage.when_durable(seq, done)
+    await written
+
+
 class Storage(Protocol):
     """Where a server's tables are kept: SQLite (:class:`GroupCommitStorage`) or PostgreSQL
     (:class:`~fouronefour.server.postgres.PostgresStorage`); tests/server/contract holds the
@@ -173,6 +215,11 @@ class Storage(Protocol):
 
     def flush(self) -> None:
         """Start writing what is staged now rather than after this pass of the loop."""
+        ...
+
+    def when_durable(self, seq: int, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once every change up to ``seq`` is written (from the loop, after
+        the write; at once if it is written already)."""
         ...
 
     async def wait_durable(self, seq: int) -> None:
@@ -303,6 +350,9 @@ class SqliteStorage:
     @property
     def all_written(self) -> bool:
         return True  # each commit is written before it returns
+
+    def when_durable(self, seq: int, callback: Callable[[], None]) -> None:
+        callback()  # written already
 
     def writable(self) -> bool:
         """Whether a write would succeed now: rewrites the header's user_version in a
@@ -646,9 +696,7 @@ class GroupCommitStorage(SqliteStorage):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._staged: list[Change] = []
         self._kicked = False
-        #: One future per waiting writer: a writer cancelled while it waits (its socket closed)
-        #: cancels only its own, which is cheaper than shielding one shared future.
-        self._waiters: list[asyncio.Future[None]] = []
+        self._waiters = DurableWaiters()
         self._retry: asyncio.TimerHandle | None = None
         self.staged_seq = 0
         self.durable_seq = 0
@@ -733,18 +781,16 @@ class GroupCommitStorage(SqliteStorage):
             log.warning("%s is written again", self.path)
             self.failed = False
         self.durable_seq = written_seq
-        waiters, self._waiters = self._waiters, []
-        for waiter in waiters:
-            if not waiter.done():
-                waiter.set_result(None)
+        self._waiters.release(written_seq)
+
+    def when_durable(self, seq: int, callback: Callable[[], None]) -> None:
+        if seq <= self.durable_seq:
+            callback()
+        else:
+            self._waiters.add(seq, callback)
 
     async def wait_durable(self, seq: int) -> None:
-        """Return once every change staged up to ``seq`` is written."""
-        while self.durable_seq < seq:
-            assert self._loop is not None
-            waiter = self._loop.create_future()
-            self._waiters.append(waiter)
-            await waiter
+        await wait_durable(self, seq)
 
     async def open(self) -> None:
         self.bind(asyncio.get_running_loop())

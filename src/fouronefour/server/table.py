@@ -230,6 +230,21 @@ class Table:
     def storage_failed(self) -> bool:
         return self._storage.failed
 
+    @property
+    def staged_seq(self) -> int:
+        """The storage's number of the last change staged: an answer that follows this
+        table's changes waits for it to be written."""
+        return self._storage.staged_seq
+
+    def answer(self, request: Callable[[], Ack]) -> Ack:
+        """Carry out a client's request: its ack, together with the update it made (the
+        last, if several), which carries the ack to the client; none if it made none."""
+        before = self.version
+        ack = request()
+        if self.version == before:
+            return ack
+        return replace(ack, update=self._history[-1])
+
     def summary(self) -> dict[str, Any]:
         return {
             "code": self.code,
