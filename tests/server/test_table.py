@@ -347,3 +347,37 @@ def test_restore_offers_an_open_window_again(harness: Harness) -> None:
     restored.act(offered[-1], rank * 2, restored.version)
     clock.advance(2.0)
     assert restored.match.moves[-1] == rank * 2
+
+
+def test_an_acknowledged_claim_survives_a_restart_and_wins(harness: Harness) -> None:
+    """A claim answered (and acknowledged) before its window closes is written at once: the
+    table restored from storage has it, does not ask that seat again, and closes the window
+    with it; the written answers go once the window's moves are written."""
+    harness.seeds = [find_seed(lambda m: hookable_lead(m, 2) is not None)]
+    table, _ = harness.table(humans=4, hook_mode="fair", hook_seconds=2.0)
+    assert table.match is not None
+    leader = table.match.round.to_act
+    assert leader is not None
+    rank = hookable_lead(table.match, 2)
+    assert rank is not None
+    table.act(leader, rank, table.version)
+    offered = sorted(
+        (s for s in range(4) if you(table, s)["decision"] == "hook"),
+        key=lambda s: (s - leader) % 4,
+    )
+    nearest = offered[0]
+    assert table.act(nearest, rank * 2, table.version).claim
+    # The server dies before the window closes; a new one restores the table.
+    stored = harness.storage.load_tables()[0]
+    assert [(c.seat, c.answer) for c in stored.claims] == [(nearest, rank * 2)]
+    clock = ManualScheduler(harness.scheduler.now())
+    restored = Table.restore(stored, harness.services(clock))
+    restored.resume()
+    assert you(restored, nearest)["decision"] is None  # answered already
+    with pytest.raises(TableError) as again:
+        restored.act(nearest, "pass", restored.version)
+    assert again.value.code is ErrorCode.ALREADY_ANSWERED
+    clock.advance(2.0)
+    assert restored.match is not None and restored.match.moves[-1] == rank * 2
+    assert restored.match.round.log[-1]["seat"] == nearest
+    assert harness.storage.load_tables()[0].claims == []

@@ -34,6 +34,7 @@ from .storage import (
     MatchSummary,
     StorageError,
     StoredChat,
+    StoredClaim,
     StoredHandoff,
     StoredMatch,
     StoredSeat,
@@ -74,6 +75,12 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE handoffs (
         code TEXT NOT NULL, seat INTEGER NOT NULL, secret_hash TEXT NOT NULL,
         expires_at BIGINT NOT NULL, PRIMARY KEY (code, seat));
+    """,
+    # Answers to an open claim window, kept from their ack until the window's moves are.
+    """
+    CREATE TABLE claims (
+        code TEXT NOT NULL, match_number INTEGER NOT NULL, idx INTEGER NOT NULL,
+        seat INTEGER NOT NULL, answer TEXT NOT NULL, PRIMARY KEY (code, match_number, idx, seat));
     """,
 )
 #: The key of the advisory lock held while the schema is migrated (any fixed number).
@@ -128,6 +135,13 @@ WITH new_matches AS (
 ), void_handoffs AS (
     DELETE FROM handoffs USING unnest($44::text[], $45::int[]) AS v(code, seat)
     WHERE handoffs.code = v.code AND handoffs.seat = v.seat
+), new_claims AS (
+    INSERT INTO claims (code, match_number, idx, seat, answer)
+    SELECT * FROM unnest($46::text[], $47::int[], $48::int[], $49::int[], $50::text[])
+    ON CONFLICT (code, match_number, idx, seat) DO NOTHING
+), done_claims AS (
+    DELETE FROM claims USING unnest($51::text[], $52::int[], $53::int[]) AS d(code, number, idx)
+    WHERE claims.code = d.code AND (claims.match_number, claims.idx) < (d.number, d.idx)
 )
 SELECT 1
 """
@@ -140,7 +154,7 @@ _CHAT_COLUMNS = "version, match_number, step, at, seat, name, spectator, text, p
 
 
 def batch_arguments(changes: list[Change]) -> list[list[Any]]:
-    """The 45 column arrays of :data:`_WRITE_BATCH` for ``changes`` (in order: a later
+    """The 53 column arrays of :data:`_WRITE_BATCH` for ``changes`` (in order: a later
     change to a seat, a table row or a handoff wins)."""
     new_matches: dict[tuple[str, int], list[Any]] = {}
     ended: dict[tuple[str, int], list[Any]] = {}
@@ -149,6 +163,8 @@ def batch_arguments(changes: list[Change]) -> list[list[Any]]:
     rows: dict[str, list[Any]] = {}
     chat: list[tuple[Any, ...]] = []
     handoffs: dict[tuple[str, int], StoredHandoff] = {}
+    claims: list[tuple[str, int, int, int, str]] = []
+    done: dict[str, tuple[int, int]] = {}  # table -> its windows before this are closed
     for change in changes:
         code = change.code
         extra = change.extra
@@ -214,6 +230,10 @@ def batch_arguments(changes: list[Change]) -> list[list[Any]]:
                 )
             for handoff in extra.handoffs:
                 handoffs[(code, handoff.seat)] = handoff
+            if extra.claims_done is not None:
+                done[code] = extra.claims_done
+            for claim in extra.claims:
+                claims.append((code, claim.match_number, claim.idx, claim.seat, claim.answer))
     columns: list[list[Any]] = []
     columns += _columns(list(new_matches.values()), 7)
     columns += _columns(list(ended.values()), 4)
@@ -230,6 +250,10 @@ def batch_arguments(changes: list[Change]) -> list[list[Any]]:
     columns += _columns(kept, 4)
     void = [(c, h.seat) for (c, _), h in handoffs.items() if h.secret_hash is None]
     columns += _columns(void, 2)
+    # (Answers to a window that closed in this same batch are not written at all.)
+    claims = [c for c in claims if c[0] not in done or (c[1], c[2]) >= done[c[0]]]
+    columns += _columns(claims, 5)
+    columns += _columns([(c, *before) for c, before in done.items()], 3)
     return columns
 
 
@@ -478,6 +502,13 @@ class PostgresStorage:
             )
         ]
         chat.reverse()
+        claims = [
+            StoredClaim(r["match_number"], r["idx"], r["seat"], r["answer"])
+            for r in await conn.fetch(
+                "SELECT match_number, idx, seat, answer FROM claims WHERE code = $1 ORDER BY seat",
+                code,
+            )
+        ]
         handoffs = [
             StoredHandoff(r["seat"], r["secret_hash"], r["expires_at"])
             for r in await conn.fetch(
@@ -500,6 +531,7 @@ class PostgresStorage:
             row["round_end"],
             chat,
             handoffs,
+            claims,
         )
         if table.match_number:
             table.match = await self._match(conn, code, table.match_number)

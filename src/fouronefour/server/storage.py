@@ -84,6 +84,17 @@ class StoredHandoff:
     expires_at: int = 0  # ms
 
 
+@dataclass(frozen=True, slots=True)
+class StoredClaim:
+    """A player's answer to the claim window open before move ``idx`` of match
+    ``match_number``: acknowledged, so kept until the window closes (its moves are then)."""
+
+    match_number: int
+    idx: int
+    seat: int
+    answer: str
+
+
 @dataclass(slots=True)
 class StoredTable:
     code: str
@@ -101,6 +112,8 @@ class StoredTable:
     #: The last chat lines, oldest first.
     chat: list[StoredChat] = field(default_factory=list)
     handoffs: list[StoredHandoff] = field(default_factory=list)
+    #: Answers to the open claim window (and stale ones of windows since closed).
+    claims: list[StoredClaim] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +130,11 @@ class ChangeExtra:
     row: TableRow | None = None
     chat: StoredChat | None = None
     handoffs: tuple[StoredHandoff, ...] = ()
+    #: Answers given to the open claim window.
+    claims: tuple[StoredClaim, ...] = ()
+    #: A window closed: its answers are moves now, and those kept of windows before
+    #: (match number, move index) go.
+    claims_done: tuple[int, int] | None = None
     #: The match that ends with this change: (winning team, rounds played).
     result: tuple[int, int] | None = None
 
@@ -287,6 +305,10 @@ CREATE TABLE IF NOT EXISTS chat (
     step INTEGER NOT NULL, at INTEGER NOT NULL, seat INTEGER, name TEXT NOT NULL,
     spectator INTEGER NOT NULL, text TEXT, phrase TEXT,
     PRIMARY KEY (code, version)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS claims (
+    code TEXT NOT NULL, match_number INTEGER NOT NULL, idx INTEGER NOT NULL,
+    seat INTEGER NOT NULL, answer TEXT NOT NULL, PRIMARY KEY (code, match_number, idx, seat))
+    WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS handoffs (
     code TEXT NOT NULL, seat INTEGER NOT NULL, secret_hash TEXT NOT NULL,
     expires_at INTEGER NOT NULL, PRIMARY KEY (code, seat));
@@ -508,6 +530,16 @@ class SqliteStorage:
                     line.phrase,
                 ),
             )
+        if extra.claims_done is not None:
+            conn.execute(
+                "DELETE FROM claims WHERE code = ? AND (match_number, idx) < (?, ?)",
+                (code, *extra.claims_done),
+            )
+        for claim in extra.claims:
+            conn.execute(
+                "INSERT OR IGNORE INTO claims VALUES (?, ?, ?, ?, ?)",
+                (code, claim.match_number, claim.idx, claim.seat, claim.answer),
+            )
         for handoff in extra.handoffs:
             if handoff.secret_hash is None:
                 conn.execute(
@@ -583,6 +615,13 @@ class SqliteStorage:
             )
         ]
         chat.reverse()
+        claims = [
+            StoredClaim(*row)
+            for row in conn.execute(
+                "SELECT match_number, idx, seat, answer FROM claims WHERE code = ? ORDER BY seat",
+                (code,),
+            )
+        ]
         handoffs = [
             StoredHandoff(*row)
             for row in conn.execute(
@@ -605,6 +644,7 @@ class SqliteStorage:
             round_end,
             chat,
             handoffs,
+            claims,
         )
         if match_number:
             table.match = self._load_match(code, match_number)

@@ -50,7 +50,15 @@ from .roundend import RoundPause, replay
 from .seating import Seating, check_seat
 from .services import TableServices
 from .settings import TableSettings
-from .storage import Change, ChangeExtra, NewMatch, StoredSeat, StoredTable, TableRow
+from .storage import (
+    Change,
+    ChangeExtra,
+    NewMatch,
+    StoredClaim,
+    StoredSeat,
+    StoredTable,
+    TableRow,
+)
 from .views import Prompt, SeatViews
 from .windows import Claimable, ClaimWindows, Window
 
@@ -137,6 +145,8 @@ class Table:
         self.chat = TableChat(self, [])
         self.presence = Presence(code, services.fanout, services.scheduler)
         self.handoffs = Handoffs(self, [])
+        #: Claim answers read back (restore), applied once the window is reopened (resume).
+        self._claims: list[StoredClaim] = []
 
     # ------------------------------------------------------------ construction
 
@@ -190,6 +200,7 @@ class Table:
         table.paused = stored.paused and table.status == "playing"
         table.chat = TableChat(table, stored.chat)
         table.handoffs = Handoffs(table, stored.handoffs)
+        table._claims = stored.claims
         if stored.match is not None:
             table.seed = stored.match.seed
             replayed = replay(options.rules, stored.match.seed, stored.match.moves)
@@ -213,6 +224,13 @@ class Table:
             self._arm({})
             return
         self.windows.reopen(self.match.round, running=not self.paused)
+        window = self.windows.current
+        if window is not None:  # the answers it had (acknowledged and written) still count
+            for claim in self._claims:
+                if (claim.match_number, claim.idx) == (self.match_number, self.move_count):
+                    window.answers[claim.seat] = claim.answer
+                    window.kept = True
+        self._claims = []
         prompts = self.views.prompts()
         self.prompt_v = dict.fromkeys(prompts, self.version)
         turn_seat = next(iter(prompts)) if self.windows.current is None and prompts else None
@@ -412,7 +430,8 @@ class Table:
         """Take ``seat``'s ``move`` for its pending decision ``prompt`` (checked here)."""
         decision, legal = prompt
         events: list[dict[str, Any]] = []
-        if self.windows.current is not None:
+        window = self.windows.current
+        if window is not None:
             chosen = self._canonical(move, legal)
             closes = self.windows.answer(seat, chosen)
             if not by_bot and self.seats[seat].away:
@@ -420,8 +439,18 @@ class Table:
                 events.append({"type": "seat", **self.seats[seat].public()})
             if closes:
                 self._close_window(events)
-            elif events:
-                self.commit(events)
+                return Ack(self.version, chosen, claim=True)
+            # A player's answer is acknowledged before the window closes: it is written now,
+            # so that a restart (or another process taking the table over) keeps it.
+            extra = None
+            if not by_bot:
+                window.kept = True
+                claim = StoredClaim(self.match_number, self.move_count, seat, chosen)
+                extra = ChangeExtra(claims=(claim,))
+            if events:
+                self.commit(events, extra=extra)
+            elif extra is not None:
+                self.write(extra)
             return Ack(self.version, chosen, claim=True)
         before = self.match
         assert before is not None
@@ -463,8 +492,9 @@ class Table:
     def _close_window(self, events: list[dict[str, Any]]) -> None:
         before = self.match
         assert before is not None
+        kept = self.windows.current is not None and self.windows.current.kept
         after, moves, claimable = self.windows.close(before, self.match_number, events)
-        self._advance(before, after, moves, events, claimable)
+        self._advance(before, after, moves, events, claimable, claims_kept=kept)
 
     def _advance(
         self,
@@ -473,9 +503,11 @@ class Table:
         moves: list[str],
         events: list[dict[str, Any]],
         claimable: Claimable | None,
+        claims_kept: bool = False,
     ) -> None:
         """Take ``after`` as the match, open the next window or the end-of-round pause if
-        any, write and publish."""
+        any, write and publish. ``claims_kept``: the window these moves close had answers
+        written (they go now)."""
         self.match = after
         first = self.move_count
         self.move_count += len(moves)
@@ -500,6 +532,10 @@ class Table:
             )
             assert after.winning_team is not None
             extra = ChangeExtra(result=(after.winning_team, len(after.results)))
+        if claims_kept:
+            extra = replace(
+                extra or ChangeExtra(), claims_done=(self.match_number, self.move_count)
+            )
         self.commit(
             events,
             new_prompts=True,

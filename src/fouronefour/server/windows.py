@@ -35,6 +35,8 @@ class Window:
     closes_at: float | None  # None while the table is paused
     answers: dict[int, str] = field(default_factory=dict)
     handle: TimerHandle | None = None
+    #: Some answer is written (storage.StoredClaim), to be deleted when the window closes.
+    kept: bool = False
 
     def legal(self) -> list[str]:
         return [self.rank * 2 if self.kind == "hook" else self.rank, PASS]

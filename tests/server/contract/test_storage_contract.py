@@ -21,6 +21,7 @@ from fouronefour.server.storage import (
     NewMatch,
     Storage,
     StoredChat,
+    StoredClaim,
     StoredHandoff,
     StoredMatch,
     StoredSeat,
@@ -309,3 +310,46 @@ def test_settings_pauses_chat_handoffs_and_results_read_back(
     assert table.handoffs == [StoredHandoff(1, "s1", 11)]
     assert matches == [MatchSummary(1, 2, 1, 3), MatchSummary(2, 1, 0, 1)]
     assert chat == [line(3, 1, "hi"), line(7, 1, "gg")]
+
+
+def test_claim_answers_are_kept_until_their_window_closes(
+    make_storage: StorageFactory, code: Callable[[], str]
+) -> None:
+    """Answers to an open claim window are written (with the window's place in the match);
+    when a window closes, the answers of the windows before it go, even in the same batch."""
+    name = code()
+
+    async def write(storage: Storage) -> None:
+        await storage.insert_table(new_table(name, players=4))
+        changes = [
+            Change(name, 2, "playing", 1, new_match=NewMatch(1, 5, {"players": 4})),
+            Change(name, 3, "playing", 1, moves=("3",), table_row=False),
+            Change(name, 3, "playing", 1, extra=ChangeExtra(claims=(StoredClaim(1, 1, 2, "33"),))),
+            # The window at move 1 closes (the hook is move 2); another opens and is answered.
+            Change(
+                name,
+                4,
+                "playing",
+                1,
+                moves=("pass", "33"),
+                first_move_index=1,
+                table_row=False,
+                extra=ChangeExtra(claims_done=(1, 3)),
+            ),
+            Change(name, 4, "playing", 1, extra=ChangeExtra(claims=(StoredClaim(1, 3, 0, "3"),))),
+        ]
+        for change in changes:
+            seq = storage.commit(change)
+        await storage.wait_durable(seq)
+        seq = storage.commit(
+            Change(name, 4, "playing", 1, extra=ChangeExtra(claims=(StoredClaim(1, 3, 1, "pass"),)))
+        )
+        await storage.wait_durable(seq)
+
+    async def read(storage: Storage) -> StoredTable | None:
+        return await storage.fetch_table(name)
+
+    run(make_storage, write)
+    table = run(make_storage, read)
+    assert table is not None
+    assert table.claims == [StoredClaim(1, 3, 0, "3"), StoredClaim(1, 3, 1, "pass")]
