@@ -381,3 +381,53 @@ def test_an_acknowledged_claim_survives_a_restart_and_wins(harness: Harness) -> 
     assert restored.match is not None and restored.match.moves[-1] == rank * 2
     assert restored.match.round.log[-1]["seat"] == nearest
     assert harness.storage.load_tables()[0].claims == []
+
+
+def hook_lead(match: Match, unhookers: bool) -> tuple[str, int] | None:
+    """A single the leader may lead that exactly one other seat can hook, after which
+    somebody (``unhookers``) or nobody could unhook: the rank and the hooker."""
+    r = match.round
+    leader = r.to_act
+    assert leader is not None
+    for rank in dict.fromkeys(r.hand(leader)):
+        if rank in "BR":
+            continue
+        hookers = pair_holders(match, leader, rank)
+        if len(hookers) != 1:
+            continue
+        left = [r.hand(s).count(rank) - (s == leader) for s in range(4) if s != hookers[0]]
+        if any(left) == unhookers:
+            return rank, hookers[0]
+    return None
+
+
+def test_an_unhook_window_shows_no_move_on_top(harness: Harness) -> None:
+    """While a window after a hook is open, everyone sees what they would if nobody could
+    unhook: the chain's trick over, no move on top, the hooker to lead (docs/rules.md,
+    section 9's note). The claimed pair used to show as `top`, and only when someone could
+    unhook."""
+    seen = []
+    for unhookers in (True, False):
+        seed = find_seed(lambda m, u=unhookers: hook_lead(m, u) is not None)
+        harness.seeds = [seed]
+        harness.recorders.clear()
+        harness.fanout = type(harness.fanout)()
+        table, _ = harness.table(humans=4, hook_mode="fair", hook_seconds=2.0)
+        assert table.match is not None
+        leader = table.match.round.to_act
+        found = hook_lead(table.match, unhookers)
+        assert leader is not None and found is not None
+        rank, hooker = found
+        table.act(leader, rank, table.version)
+        table.act(hooker, rank * 2, table.version)  # recorded; decided at the close
+        harness.scheduler.advance(2.01)
+        message = harness.recorders[None].messages[-1]
+        assert [e["type"] for e in message["events"]][-2:] == ["hook", "window_open"]
+        state = message["state"]
+        assert state["window"]["kind"] == "unhook"
+        assert (state["top"], state["top_seat"], state["turn"]) == (None, None, hooker)
+        bystander = next(s for s in range(4) if s not in (leader, hooker))
+        game = table.snapshot(bystander)["game"]
+        assert (game["top"], game["top_seat"], game["turn"]) == (None, None, hooker)
+        seen.append((state["top"], state["turn"] == hooker, state["window"]["kind"]))
+    assert seen[0] == seen[1]

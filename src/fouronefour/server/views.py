@@ -15,6 +15,7 @@ from .model import ms
 
 if TYPE_CHECKING:
     from .table import Table
+    from .windows import Window
 
 #: A seat's pending decision: (decision, legal moves).
 Prompt = tuple[str, list[str]]
@@ -81,7 +82,7 @@ class SeatViews:
             }
         r = m.round
         window = table.windows.current
-        top, top_seat = (window.claimed, window.claimed_seat) if window else (r.top, r.top_seat)
+        top, top_seat = _on_top(window, r.top, r.top_seat)
         deadline = table.deadline
         return {
             "status": table.status,
@@ -198,9 +199,9 @@ class SeatViews:
                 game = shown
             own = prompts.get(seat) if seat is not None else None
             game["decision"], game["legal_moves"] = (own[0], list(own[1])) if own else (None, [])
-            window = table.windows.current
-            if window is not None:  # the claimed move stays on show while its window is open
-                game["top"], game["top_seat"] = window.claimed, window.claimed_seat
+            game["top"], game["top_seat"] = _on_top(
+                table.windows.current, game["top"], game["top_seat"]
+            )
             if seat is not None:
                 you = self.you(seat, prompts)
         return {
@@ -224,3 +225,16 @@ class SeatViews:
         view = m.view(seat)
         view["decision"], view["legal_moves"] = decision, list(legal)
         return view, list(legal)
+
+
+def _on_top(window: Window | None, top: str | None, top_seat: int | None) -> tuple[Any, Any]:
+    """The move on top as everyone sees it: what it would be if nobody could claim
+    (docs/rules.md, section 9 and its notes). While a first single's window is open, that
+    single (nobody claiming, it stands); while a window after a hook or an unhook is open,
+    none (nobody claiming, the chain's trick is over and ``turn`` is the last claimer's
+    lead); otherwise the engine's."""
+    if window is None:
+        return top, top_seat
+    if window.after_claim:
+        return None, None
+    return window.claimed, window.claimed_seat
