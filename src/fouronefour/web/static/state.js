@@ -202,6 +202,9 @@ export function eventTypes(message) {
 /** The engine-like view the table renderers read, built from STATE and the kept log. */
 export function gameView(state) {
   const pub = state.state;
+  // The seat being offered a claim sees the claimed move on top (its own prompt); everyone
+  // else sees what they would if nobody could claim: the server's top (docs/rules.md s.9).
+  const offered = pub.window && ["hook", "unhook"].includes(decisionOf(state));
   return {
     players: state.table.options.players,
     level: pub.level,
@@ -209,8 +212,8 @@ export function gameView(state) {
     counts: pub.counts,
     finished: pub.finished,
     turn: pub.turn,
-    top: pub.top,
-    top_seat: pub.top_seat,
+    top: offered ? pub.window.claimed : pub.top,
+    top_seat: offered ? pub.window.claimed_seat : pub.top_seat,
     window: pub.window || null,
     tributes: pub.tributes || [],
     log: state.log,
