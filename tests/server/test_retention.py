@@ -17,11 +17,11 @@ from fouronefour.engine import Rules
 from fouronefour.server.botrunner import InlineBotRunner
 from fouronefour.server.clock import ManualScheduler
 from fouronefour.server.config import ServerConfig
-from fouronefour.server.connection import PROTOCOL
 from fouronefour.server.errors import TableError
 from fouronefour.server.fanout import InProcessFanout
 from fouronefour.server.registry import TableRegistry
 from fouronefour.server.retention import DAY, Retention, tidy
+from fouronefour.server.session import PROTOCOL
 from fouronefour.server.table import Table, TableOptions
 
 from .conftest import Client, Harness, ThreadServer
@@ -69,18 +69,24 @@ def test_tables_unchanged_for_the_keeping_time_go_and_their_replays_stay(
     assert set(due) == {code["finished"], code["lobby"]}
     match = storage.load_match(code["finished"], 1)
     assert match is not None and match.over
+    # The finished table was private (invites.py): its replays stay so once it is gone.
+    storage._conn.execute(
+        "UPDATE tables SET options = json_set(options, '$.invite_hash', 'H') WHERE code = ?",
+        (code["finished"],),
+    )
 
     assert sorted(retention.retire(due.items())) == sorted(due)
     for gone in due:
         assert storage.load_table(gone) is None
     assert storage.load_table(code["playing"]) is not None
     # The finished match stays, with its seats' names: its replay can still be built.
-    archived = retention.archived(code["finished"])
+    archived, invite_hash = retention.archived(code["finished"])
+    assert invite_hash == "H"
     assert list(archived) == [1]
     assert [s["seat"] for s in archived[1]] == [0, 1, 2, 3]
     assert archived[1][0]["name"] == "Host"
     assert storage.load_match(code["finished"], 1) == match
-    assert retention.archived(code["lobby"]) == {}
+    assert retention.archived(code["lobby"]) == ({}, None)
     # The code is not given to another table while its replay is kept.
     assert storage.table_exists(code["finished"])
     assert not storage.table_exists(code["lobby"])
@@ -96,7 +102,7 @@ def test_tables_unchanged_for_the_keeping_time_go_and_their_replays_stay(
     retention.keep_replay_days = 10
     clock.now += 11 * DAY
     assert retention.expire_replays() == 1
-    assert retention.archived(code["finished"]) == {}
+    assert retention.archived(code["finished"]) == ({}, None)
     assert storage.load_match(code["finished"], 1) is None
     assert not storage.table_exists(code["finished"])
     retention.close()

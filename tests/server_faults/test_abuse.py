@@ -471,3 +471,66 @@ def test_guessing_invite_codes_is_throttled_per_address(server: LiveServer) -> N
 
     assert refusal(asyncio.run(watch("127.0.3.1"))) == "rate_limited"
     assert get(f"/api/tables/{code}", "127.0.3.2").status_code == 200
+
+
+def test_a_private_table_is_found_only_with_its_invite(server: LiveServer) -> None:
+    """A found code let anyone watch or take a free seat. A private table answers without
+    its invite exactly as a code that is no table does (each asking counts as a failed
+    lookup); with it, or with a seat's token, as any table."""
+    created = httpx.post(
+        f"{server.http}/api/tables", json={"name": "Ann", "private": True}, timeout=5
+    ).json()
+    code, invite, token = created["code"], created["invite"], created["token"]
+    assert created["link"] == f"/t/{code}#invite={invite}" and len(invite) >= 24
+    assert created["table"]["options"]["private"] is True
+    assert "invite_hash" not in str(created)
+    bad = httpx.post(f"{server.http}/api/tables", json={"name": "A", "private": "yes"}, timeout=5)
+    assert bad.json()["error"]["code"] == "bad_option"
+
+    def http(method: str, path: str, address: str, **kwargs: Any) -> httpx.Response:
+        transport = httpx.HTTPTransport(local_address=address)
+        with httpx.Client(base_url=server.http, transport=transport, timeout=5) as client:
+            return client.request(method, path, **kwargs)
+
+    nobody = http("GET", "/api/tables/ZZZZZZ", "127.0.4.1").json()["error"]
+    for headers in ({}, {"X-Invite": invite[:-1] + "A"}):
+        hidden = http("GET", f"/api/tables/{code}", "127.0.4.1", headers=headers)
+        assert hidden.status_code == 404
+        assert hidden.json()["error"] == {**nobody, "message": f"no table {code!r}"}
+    seen = http("GET", f"/api/tables/{code}", "127.0.4.1", headers={"X-Invite": invite})
+    assert seen.status_code == 200 and seen.json()["options"]["private"] is True
+    join = f"/api/tables/{code}/join"
+    assert http("POST", join, "127.0.4.1", json={"name": "Bo", "seat": 1}).status_code == 404
+    joined = http("POST", join, "127.0.4.1", json={"name": "Bo", "seat": 1, "invite": invite})
+    assert joined.status_code == 200
+    # The failed lookups counted: 4 so far, 6 more, then even the invite is refused.
+    for _ in range(6):
+        http("GET", f"/api/tables/{code}", "127.0.4.1")
+    refused = http("GET", f"/api/tables/{code}", "127.0.4.1", headers={"X-Invite": invite})
+    assert refused.status_code == 429
+
+    async def hello(**fields: Any) -> Conn:
+        conn = Conn(await open_raw(f"{server.ws}/ws/{code}"))
+        await conn.send({"type": "hello", "protocol": PROTOCOL, **fields})
+        await conn.wait_for(lambda m: m["type"] in ("snapshot", "error"))
+        return conn
+
+    async def scenario() -> None:
+        for fields in ({}, {"invite": "nope"}, {"token": "forged"}):
+            conn = await hello(**fields)
+            await asyncio.wait_for(conn._reader, 5)
+            assert refusal(conn) == "table_not_found", fields
+            assert conn.close_code == 1008
+        for fields, role in (({"invite": invite}, "spectator"), ({"token": token}, "player")):
+            conn = await hello(**fields)
+            assert conn.messages[0]["role"] == role
+            await conn.close()
+        # A code that is no table is refused after the hello too: when, tells nothing.
+        unknown = Conn(await open_raw(f"{server.ws}/ws/ZZZZZZ"))
+        await asyncio.sleep(0.3)
+        assert not unknown.messages and not unknown.closed
+        await unknown.send({"type": "hello", "protocol": PROTOCOL})
+        await asyncio.wait_for(unknown._reader, 5)
+        assert refusal(unknown) == "table_not_found"
+
+    asyncio.run(scenario())

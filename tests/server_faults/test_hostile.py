@@ -17,6 +17,8 @@ import orjson
 import pytest
 import websockets
 
+from fouronefour.server.session import PROTOCOL
+
 from .live import (
     Conn,
     LiveServer,
@@ -290,6 +292,7 @@ def test_junk_before_hello_closes_and_tables_stay_consistent(server: LiveServer)
             assert raw.close_code == 1008, first
             assert _codes(raw.messages) in (["hello_required"], ["bad_json"]), raw.messages
         unknown = Conn(await open_raw(f"{server.ws}/ws/NOSUCH"))
+        await unknown.send({"type": "hello", "protocol": PROTOCOL})  # (refused after it)
         await asyncio.wait_for(unknown._reader, 5)
         assert _codes(unknown.messages) == ["table_not_found"]
         assert max(c.version or 0 for c in conns) == version

@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from . import invites
 from .admission import Admission
 from .backends import make_fanout, make_storage
 from .bodies import BodyLimit
@@ -31,6 +32,7 @@ from .config import ServerConfig
 from .connection import Connection, connection_id, refuse
 from .errors import ErrorCode, TableError
 from .fanout import Fanout
+from .invites import new_invite
 from .lessons import router as lessons_router
 from .outbox import Outbox, Sender
 from .ratelimit import AddressBuckets, address_key
@@ -141,7 +143,11 @@ class FailedLookups:
         self._buckets = AddressBuckets(rate_per_second, burst)
         self._limit_loopback = limit_loopback
 
-    async def find(self, registry: TableRegistry, code: str, host: str | None) -> Table:
+    async def find(
+        self, registry: TableRegistry, code: str, host: str | None, invite: object = None
+    ) -> Table:
+        """The table of ``code``; a private one only with its ``invite`` (``ANY``: checked
+        later, at a WebSocket's hello)."""
         key = address_key(host, self._limit_loopback)
         if key is not None:
             wait = self._buckets.wait(key)
@@ -152,11 +158,18 @@ class FailedLookups:
                     seconds,
                 )
         try:
-            return await registry.get(code)
+            table = await registry.get(code)
+            if invite is not ANY and not invites.admits(table.options.invite_hash, invite):
+                raise invites.not_found(table.code)
         except TableError as error:
             if key is not None and error.code is ErrorCode.TABLE_NOT_FOUND:
                 self._buckets.take(key)
             raise
+        return table
+
+
+#: ``FailedLookups.find``'s invite for a lookup whose invite is checked later.
+ANY = object()
 
 
 def create_app(
@@ -177,9 +190,10 @@ def create_app(
         config.lookup_rate_per_second, config.lookup_burst, config.limit_loopback
     )
 
-    async def find(code: str, client: Any) -> Table:
-        """The table of ``code`` for a client (``request.client``, ``websocket.client``)."""
-        return await lookups.find(registry, code, client.host if client else None)
+    async def find(code: str, client: Any, invite: object = None) -> Table:
+        """The table of ``code`` for a client (``request.client``, ``websocket.client``);
+        a private table only with its ``invite`` (invites.py)."""
+        return await lookups.find(registry, code, client.host if client else None, invite)
 
     admission = Admission(
         config.max_connections_per_seat,
@@ -300,7 +314,7 @@ def create_app(
                 "defaults": {
                     **{
                         key: value
-                        for key, value in defaults.to_dict().items()
+                        for key, value in defaults.public().items()
                         if key not in ("decks", "bot")
                     },
                     **registry.default_settings().to_dict(),
@@ -329,24 +343,27 @@ def create_app(
         try:
             limiter.check(request)
             data = await _json_body(request)
-            table, token = await registry.create(data)
+            invite, invite_hash = new_invite() if data.get("private") is True else (None, None)
+            table, token = await registry.create(data, invite_hash)
         except TableError as error:
             return _error(error)
-        return _json(
-            {
-                "code": table.code,
-                "link": f"/t/{table.code}",
-                "seat": table.host_seat,
-                "token": token,
-                "table": table.summary(),
-            },
-            201,
-        )
+        created = {
+            "code": table.code,
+            "link": f"/t/{table.code}",
+            "seat": table.host_seat,
+            "token": token,
+            "table": table.summary(),
+        }
+        if invite is not None:  # (the server keeps only its hash: the host keeps the link)
+            created["invite"] = invite
+            created["link"] = f"/t/{table.code}#invite={invite}"
+        return _json(created, 201)
 
     @app.get("/api/tables/{code}")
     async def get_table(code: str, request: Request) -> Response:
         try:
-            return _json((await find(code, request.client)).summary())
+            invite = request.headers.get("x-invite")
+            return _json((await find(code, request.client, invite)).summary())
         except TableError as error:
             return _error(error)
 
@@ -357,7 +374,7 @@ def create_app(
             # The body first: no wait between finding the table and changing it (a table
             # left alone may be dropped from memory meanwhile, registry.py).
             data = await _json_body(request)
-            table = await find(code, request.client)
+            table = await find(code, request.client, data.get("invite"))
             token = table.seating.join(data.get("name"), data.get("seat"))
             seat = table.seat_for_token(token)
         except TableError as error:
@@ -371,7 +388,7 @@ def create_app(
         try:
             limiter.check(request)
             data = await _json_body(request)
-            table = await find(code, request.client)
+            table = await find(code, request.client, ANY)  # (the handoff secret is enough)
             seat, token = table.handoffs.claim(data.get("handoff"), data.get("name"))
         except TableError as error:
             return _error(error)
@@ -379,16 +396,18 @@ def create_app(
         await storage.wait_durable(storage.staged_seq)
         return _json({"seat": seat, "token": token, "table": table.summary()})
 
-    async def finished(code: str, client: Any) -> tuple[str, dict[int, list[Seat]], int]:
+    async def finished(
+        code: str, client: Any, invite: object
+    ) -> tuple[str, dict[int, list[Seat]], int]:
         """A table's code, its finished matches with their seats (seat, name, kind) and its
         current match number; for a deleted table, its kept matches (retention.py)."""
         try:
-            table = await find(code, client)
+            table = await find(code, client, invite)
         except TableError as error:
             if error.code is not ErrorCode.TABLE_NOT_FOUND or retention is None:
                 raise
-            archived = await run_in_threadpool(retention.archived, code.upper())
-            if not archived:
+            archived, invite_hash = await run_in_threadpool(retention.archived, code.upper())
+            if not archived or not invites.admits(invite_hash, invite):
                 raise
             return code.upper(), archived, max(archived)
         seats: list[Seat] = [{"seat": s.seat, "name": s.name, "kind": s.kind} for s in table.seats]
@@ -397,7 +416,7 @@ def create_app(
     @app.get("/api/tables/{code}/replays")
     async def replays(code: str, request: Request) -> Response:
         try:
-            code, matches, _ = await finished(code, request.client)
+            code, matches, _ = await finished(code, request.client, request.headers.get("x-invite"))
         except TableError as error:
             return _error(error)
         try:
@@ -417,7 +436,9 @@ def create_app(
     @app.get("/api/tables/{code}/replays/{match}")
     async def replay(code: str, match: str, request: Request) -> Response:
         try:
-            code, matches, current = await finished(code, request.client)
+            code, matches, current = await finished(
+                code, request.client, request.headers.get("x-invite")
+            )
             # (Parsed here, not by FastAPI: its refusal would not be this API's error body.)
             number = int(match) if match.isascii() and match.isdigit() and len(match) < 10 else 0
             if number not in matches:
@@ -451,8 +472,13 @@ def create_app(
     async def websocket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
         try:
-            table = await find(code, websocket.client)
+            table = await find(code, websocket.client, ANY)  # (invite: at hello)
         except TableError as error:
+            if error.code is ErrorCode.TABLE_NOT_FOUND:
+                # Refused after the hello, as a private table asked for without its invite
+                # is: the moment of the refusal tells nothing either.
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(websocket.receive(), config.hello_timeout)
             await refuse(websocket, error)
             return
         # (Connections are limited at hello, when it is known whose they are: admission.py.)

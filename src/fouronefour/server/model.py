@@ -37,6 +37,7 @@ OPTION_KEYS = frozenset(
         "hook_seconds",
         "hook_mode",
         "bot",
+        "private",
     }
 )
 
@@ -71,14 +72,26 @@ class TableOptions:
     hook_seconds: float = 3.0
     hook_mode: HookMode = "fair"
     bot: str = "greedy"
+    #: A private table's invite, hashed (invites.py); None: open to anyone with the code.
+    invite_hash: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """As stored: with the invite's hash (never sent: :meth:`public`)."""
+        stored = self.public()
+        del stored["private"]
+        if self.invite_hash is not None:
+            stored["invite_hash"] = self.invite_hash
+        return stored
+
+    def public(self) -> dict[str, Any]:
+        """As every client sees them (TABLE.options)."""
         return {
             **self.rules.to_dict(),
             "turn_seconds": self.turn_seconds,
             "hook_seconds": self.hook_seconds,
             "hook_mode": self.hook_mode,
             "bot": self.bot,
+            "private": self.invite_hash is not None,
         }
 
     @classmethod
@@ -145,6 +158,7 @@ class TableOptions:
             float(data["hook_seconds"]),
             data["hook_mode"],
             data["bot"],
+            data.get("invite_hash"),
         )
 
 

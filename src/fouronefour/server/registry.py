@@ -7,6 +7,7 @@ import secrets
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from .botrunner import BotRunner, available_bots
@@ -125,13 +126,20 @@ class TableRegistry:
     def default_settings(self) -> TableSettings:
         return TableSettings(round_pause_seconds=self.config.round_pause_seconds)
 
-    async def create(self, request: dict[str, Any]) -> tuple[Table, str]:
+    async def create(
+        self, request: dict[str, Any], invite_hash: str | None = None
+    ) -> tuple[Table, str]:
+        """A new table; private (invites.py) when ``invite_hash`` is given."""
         if self.storage.failed:
             raise TableError(ErrorCode.STORAGE_ERROR, "the server cannot write its database")
         unknown = set(request) - CREATE_KEYS
         if unknown:  # a misspelt option is refused, never silently ignored
             raise TableError(ErrorCode.BAD_OPTION, f"no table option {sorted(unknown)[0]!r}")
+        if not isinstance(request.get("private", False), bool):
+            raise TableError(ErrorCode.BAD_OPTION, "private must be true or false")
         options = TableOptions.from_request(request, self.default_options())
+        if invite_hash is not None:
+            options = replace(options, invite_hash=invite_hash)
         settings = self.default_settings().changed(request)
         self._make_room()
         for _ in range(CODE_ATTEMPTS):

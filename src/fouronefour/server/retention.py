@@ -48,7 +48,7 @@ CREATE TABLE IF NOT EXISTS retention_seen (
     seen_at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS archived_matches (
     code TEXT NOT NULL, number INTEGER NOT NULL, seats TEXT NOT NULL, archived_at REAL NOT NULL,
-    PRIMARY KEY (code, number));
+    invite_hash TEXT, PRIMARY KEY (code, number));
 """
 
 
@@ -70,9 +70,13 @@ class Retention:
         )
         self._lock = threading.Lock()
         self._conn.executescript(_SCHEMA)
+        columns = {row[1] for row in self._conn.execute("PRAGMA table_info(archived_matches)")}
+        if "invite_hash" not in columns:  # (archives made before private tables)
+            self._conn.execute("ALTER TABLE archived_matches ADD COLUMN invite_hash TEXT")
         names = {name for (name,) in self._conn.execute("SELECT name FROM sqlite_master")}
+        #: Rows of a table that go with it, where the database has them.
+        self._per_table = [name for name in ("handoffs", "claims") if name in names]
         self._has_chat = "chat" in names
-        self._has_handoffs = "handoffs" in names
 
     @property
     def interval(self) -> float:
@@ -139,7 +143,7 @@ class Retention:
         conn.execute("BEGIN IMMEDIATE")
         try:
             row = conn.execute(
-                "SELECT status, version FROM tables WHERE code = ?", (code,)
+                "SELECT status, version, options FROM tables WHERE code = ?", (code,)
             ).fetchone()
             if row is None or row[0] == "playing" or row[1] != version:
                 conn.execute("ROLLBACK")
@@ -151,10 +155,12 @@ class Retention:
                 )
             ]
             now = self._clock()
+            # A private table's replays stay private: its invite's hash goes with them.
+            invite_hash = orjson.loads(row[2]).get("invite_hash")
             conn.execute(
                 "INSERT OR REPLACE INTO archived_matches "
-                "SELECT code, number, ?, ? FROM matches WHERE code = ? AND over = 1",
-                (orjson.dumps(seats).decode(), now, code),
+                "SELECT code, number, ?, ?, ? FROM matches WHERE code = ? AND over = 1",
+                (orjson.dumps(seats).decode(), now, invite_hash, code),
             )
             unfinished = "SELECT number FROM matches WHERE code = ? AND over = 0"
             conn.execute(
@@ -167,9 +173,7 @@ class Retention:
                     (code, code),
                 )
             conn.execute("DELETE FROM matches WHERE code = ? AND over = 0", (code,))
-            if self._has_handoffs:
-                conn.execute("DELETE FROM handoffs WHERE code = ?", (code,))
-            for table in ("seats", "tables", "retention_seen"):
+            for table in (*self._per_table, "seats", "tables", "retention_seen"):
                 conn.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
         except BaseException:
             conn.execute("ROLLBACK")
@@ -209,17 +213,20 @@ class Retention:
                 conn.execute("COMMIT")
         return len(old)
 
-    def archived(self, code: str) -> dict[int, list[dict[str, Any]]]:
-        """The archived matches of a deleted table: number -> its seats (seat, name, kind)."""
+    def archived(self, code: str) -> tuple[dict[int, list[dict[str, Any]]], str | None]:
+        """The archived matches of a deleted table: number -> its seats (seat, name, kind);
+        and its invite's hash if it was private (invites.py)."""
+        matches: dict[int, list[dict[str, Any]]] = {}
+        invite_hash = None
         with self._lock, contextlib.suppress(sqlite3.Error):  # (unreadable: none)
-            return {
-                number: orjson.loads(seats)
-                for number, seats in self._conn.execute(
-                    "SELECT number, seats FROM archived_matches WHERE code = ? ORDER BY number",
-                    (code,),
-                )
-            }
-        return {}
+            for number, seats, hashed in self._conn.execute(
+                "SELECT number, seats, invite_hash FROM archived_matches WHERE code = ? "
+                "ORDER BY number",
+                (code,),
+            ):
+                matches[number] = orjson.loads(seats)
+                invite_hash = hashed  # (the same in every match of one table)
+        return matches, invite_hash
 
 
 async def keep_tidy(retention: Retention, registry: TableRegistry) -> None:

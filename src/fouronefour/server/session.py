@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from . import invites
 from .admission import Admission
 from .botrunner import HINT_BOT, decide, resolve_bot
 from .chat import Speaker
@@ -49,7 +50,14 @@ CLIENT_TYPES = frozenset(
     }
 )
 #: Refusals of a hello that close the connection.
-CLOSING = frozenset({ErrorCode.BAD_TOKEN, ErrorCode.BAD_PROTOCOL, ErrorCode.TOO_MANY_CONNECTIONS})
+CLOSING = frozenset(
+    {
+        ErrorCode.BAD_TOKEN,
+        ErrorCode.BAD_PROTOCOL,
+        ErrorCode.TOO_MANY_CONNECTIONS,
+        ErrorCode.TABLE_NOT_FOUND,  # (a private table's, asked for without its invite)
+    }
+)
 
 
 class Outlet(Protocol):
@@ -201,11 +209,11 @@ class Session:
         if isinstance(since, float):  # (JSON integers beyond 64 bits come as floats)
             since = None  # no version the server holds: a snapshot
         token = data.get("token")
-        seat = None
-        if token is not None:
-            seat = table.seat_for_token(token)
-            if seat is None:
-                raise TableError(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
+        seat = None if token is None else table.seat_for_token(token)
+        if seat is None and not invites.admits(table.options.invite_hash, data.get("invite")):
+            raise invites.not_found(table.code)  # a private table: as if there were none
+        if token is not None and seat is None:
+            raise TableError(ErrorCode.BAD_TOKEN, "this token holds no seat at this table")
         name = data.get("name")
         if seat is None:
             if name is not None:

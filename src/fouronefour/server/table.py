@@ -269,7 +269,7 @@ class Table:
             "status": self.status,
             "host_seat": self.host_seat,
             "version": self.version,
-            "options": self.options.to_dict(),
+            "options": self.options.public(),
             "settings": self.settings.to_dict(),
             "seats": [s.public() for s in self.seats],
             "match_number": self.match_number,
