@@ -87,6 +87,7 @@ def test_while_postgres_is_down_changes_wait_and_are_written_when_it_is_back() -
             storage = PostgresStorage(url)
             await storage.open()
             seats = [StoredSeat(0, "Ann", "human", "h")]
+            assert await storage.own("BBBBBB")
             await storage.insert_table(StoredTable("BBBBBB", {}, 0, "lobby", 1, 0, seats))
             await asyncio.to_thread(server.stop)
             seq = storage.commit(Change("BBBBBB", 2, "lobby", 0, seats=(seats[0],)))
@@ -137,19 +138,61 @@ def test_serve_check_says_whether_the_database_and_the_broker_answer(
     assert status == 2 and "--db postgresql://" in err
 
 
-def test_one_process_at_a_time_serves_a_database_until_tables_have_owners(
+def test_two_processes_racing_for_one_table_one_owns_it_and_only_its_writes_count(
     postgres: sandbox.LocalPostgres,
 ) -> None:
+    """Processes race to own a table: one wins. If the winner loses its connection and the
+    other takes the table over meanwhile, the first finds the table lost when it reconnects
+    (told through on_lost) and none of its later changes is written: the new owner's are."""
     url = postgres.new_database()
+    seats = [StoredSeat(0, "Ann", "human", "h"), StoredSeat(1, None, "empty", None)]
 
     async def scenario() -> None:
-        first = PostgresStorage(url)
+        first, second = PostgresStorage(url), PostgresStorage(url)
         await first.open()
-        second = PostgresStorage(url)
-        with pytest.raises(StorageError, match="another server process"):
-            await second.open()
-        await first.shutdown()
-        await second.open()  # the first has let go
-        await second.shutdown()
+        await second.open()
+        try:
+            wins = await asyncio.gather(*(s.own("CCCCCC") for s in (first, second, first, second)))
+            assert sorted(wins) == [False, False, True, True]  # (one storage, asked twice)
+            owner, other = (first, second) if wins[0] else (second, first)
+            await owner.insert_table(StoredTable("CCCCCC", {}, 0, "lobby", 1, 0, seats))
+            assert await owner.orphans() == []  # (a lobby: nothing to take over anyway)
+            # Not the owner: its changes are not written.
+            await other.wait_durable(
+                other.commit(
+                    Change("CCCCCC", 2, "lobby", 0, seats=(StoredSeat(1, "Mallory", "human", "m"),))
+                )
+            )
+            table = await owner.fetch_table("CCCCCC")
+            assert table is not None and table.seats[1].name is None
+            # The owner's session ends (its connection cut); the other takes the table over.
+            lost: list[list[str]] = []
+            owner.on_lost(lost.append)
+            conn = await asyncpg.connect(url)
+            try:
+                await conn.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_locks"
+                    " WHERE locktype = 'advisory' AND classid = 414"
+                )
+            finally:
+                await conn.close()
+            deadline = time.monotonic() + 10
+            while not await other.own("CCCCCC"):
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.05)
+            late = owner.commit(
+                Change("CCCCCC", 2, "lobby", 0, seats=(StoredSeat(1, "Old", "human", "o"),))
+            )
+            await asyncio.wait_for(owner.wait_durable(late), 10)
+            assert lost == [["CCCCCC"]]
+            seq = other.commit(
+                Change("CCCCCC", 2, "lobby", 0, seats=(StoredSeat(1, "New", "human", "n"),))
+            )
+            await other.wait_durable(seq)
+            table = await other.fetch_table("CCCCCC")
+            assert table is not None and table.seats[1].name == "New"
+        finally:
+            await first.shutdown()
+            await second.shutdown()
 
     asyncio.run(scenario())

@@ -19,6 +19,10 @@ class Replaceable(Protocol):
         """Close: a newer connection of the same seat took this one's place."""
         ...
 
+    def moved(self) -> None:
+        """Close at once: the table is another process's now."""
+        ...
+
 
 class Admission:
     def __init__(self, per_seat: int, spectators_per_table: int, spectators_per_address: int):
@@ -30,6 +34,10 @@ class Admission:
         self._addresses: Counter[str] = Counter()  # address key -> spectators
         # What each admitted connection holds, so that leaving needs no arguments.
         self._held: dict[Replaceable, tuple[str, int | None, str | None]] = {}
+
+    def at(self, code: str) -> list[Replaceable]:
+        """The connections admitted at table ``code``."""
+        return [c for c, held in self._held.items() if held[0] == code]
 
     def spectators(self, code: str) -> int:
         return self._spectators[code]

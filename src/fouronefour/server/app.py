@@ -7,10 +7,11 @@ import contextlib
 import gc
 import logging
 import math
+import random
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from fastapi import FastAPI, Request, WebSocket
@@ -36,12 +37,12 @@ from .invites import new_invite
 from .lessons import router as lessons_router
 from .outbox import Outbox, Sender
 from .ratelimit import AddressBuckets, address_key
-from .registry import TableRegistry
+from .registry import Elsewhere, TableRegistry
 from .replay import build_replay, match_summary
 from .retention import Retention, keep_tidy
 from .session import PROTOCOL, Session
 from .settings import ROUND_PAUSE_SECONDS_RANGE
-from .storage import Storage, StorageError
+from .storage import Storage, StorageError, StoredTable
 from .table import (
     HOOK_SECONDS_RANGE,
     MAX_DECKS,
@@ -51,6 +52,10 @@ from .table import (
     TURN_SECONDS_RANGE,
     Table,
 )
+
+if TYPE_CHECKING:
+    from .redisfanout import RedisFanout
+    from .relay import Operation, Relay, RelayServer
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +177,21 @@ class FailedLookups:
 ANY = object()
 
 
+#: How often a process of a cluster looks for tables being played that no process owns.
+ADOPT_SECONDS = 1.0
+
+
+async def adopt_orphans(registry: TableRegistry) -> None:
+    """Take over the tables being played whose owner is gone (those with clients are taken
+    over sooner, by the process a reconnecting client reaches)."""
+    while True:
+        await asyncio.sleep(ADOPT_SECONDS * random.uniform(0.5, 1.0))
+        try:
+            await registry.adopt_orphans()
+        except Exception as error:  # (the database away: the next round tries again)
+            log.warning("could not look for tables without an owner: %s", error)
+
+
 def create_app(
     config: ServerConfig,
     storage: Storage | None = None,
@@ -180,7 +200,13 @@ def create_app(
 ) -> FastAPI:
     """The server application; storage, fan-out and bot runner may be replaced."""
     storage = storage or make_storage(config)
-    fanout = fanout or make_fanout(config, storage)
+    cluster: RedisFanout | None = None
+    if fanout is None:
+        fanout, cluster = make_fanout(config, storage)
+    # In a cluster: the tables this process owns take requests relayed by the others, and
+    # it relays those it does not own (relay.py); set up below.
+    relay: Relay | None = None
+    relay_server: RelayServer | None = None
     sender = Sender()
     registry = TableRegistry(config, storage, fanout)
     limiter = AddressLimiter(
@@ -200,6 +226,7 @@ def create_app(
         config.max_spectators_per_table,
         config.max_spectators_per_address,
     )
+    registry.admission = admission
 
     # Old tables leave the database; their finished matches stay (retention.py).
     retention: Retention | None = None
@@ -210,8 +237,12 @@ def create_app(
         loop = asyncio.get_running_loop()
         await storage.open()
         await fanout.open()
+        if relay_server is not None and relay is not None:
+            relay_server.start()
+            relay.start()
         runner = bots or ExecutorBotRunner(loop, processes=config.bot_processes)
         await registry.start(AsyncioScheduler(loop), runner)
+        adopting = asyncio.create_task(adopt_orphans(registry)) if cluster is not None else None
         # Long-lived start-up objects need no collection passes, nor, later, the sockets and
         # tables that come and stay (collector.py).
         gc.collect()
@@ -232,6 +263,11 @@ def create_app(
             yield
         finally:
             collector.cancel()
+            if adopting is not None:
+                adopting.cancel()
+            if relay_server is not None and relay is not None:
+                await relay.shutdown()
+                await relay_server.shutdown()
             if tidying is not None:
                 tidying.cancel()
             if retention is not None:
@@ -359,50 +395,111 @@ def create_app(
             created["link"] = f"/t/{table.code}#invite={invite}"
         return _json(created, 201)
 
-    @app.get("/api/tables/{code}")
-    async def get_table(code: str, request: Request) -> Response:
+    # Calls carried out at a table, by its owner (here, or through the broker: relay.py).
+
+    # (A private table answers only with its invite, in the body, as a code that is no table
+    # would; a handoff's secret is enough for itself: invites.py.)
+
+    def summary_of(table: Table, body: dict[str, Any]) -> dict[str, Any]:
+        invited(table, body)
+        return table.summary()
+
+    def join_table(table: Table, body: dict[str, Any]) -> dict[str, Any]:
+        invited(table, body)
+        token = table.seating.join(body.get("name"), body.get("seat"))
+        return {"seat": table.seat_for_token(token), "token": token, "table": table.summary()}
+
+    def claim_seat(table: Table, body: dict[str, Any]) -> dict[str, Any]:
+        seat, token = table.handoffs.claim(body.get("handoff"), body.get("name"))
+        return {"seat": seat, "token": token, "table": table.summary()}
+
+    def invited(table: Table, body: dict[str, Any]) -> None:
+        if not invites.admits(table.options.invite_hash, body.get("invite")):
+            raise invites.not_found(table.code)
+
+    operations: dict[str, Operation] = {
+        "summary": summary_of,
+        "join": join_table,
+        "claim": claim_seat,
+    }
+
+    async def at_table(code: str, request: Request, what: str, body: dict[str, Any]) -> Response:
+        """Carry out ``what`` at the table ``code``, wherever it is owned; what it changed is
+        written before the answer (a seat's token is handed out once the seat is kept)."""
+        client = request.client
         try:
-            invite = request.headers.get("x-invite")
-            return _json((await find(code, request.client, invite)).summary())
+            table = await find(code, client, ANY if what == "claim" else body.get("invite"))
         except TableError as error:
             return _error(error)
+        except Elsewhere:
+            return await relayed(code, what, body, client)
+        try:
+            answer = operations[what](table, body)
+        except TableError as error:
+            return _error(error)
+        await storage.wait_durable(storage.staged_seq)
+        if table.retired:  # (taken over meanwhile: what it changed may not be written)
+            return _error(TableError(ErrorCode.STORAGE_ERROR, "the table moved: try again"))
+        return _json(answer)
+
+    async def relayed(code: str, what: str, body: dict[str, Any], client: Any) -> Response:
+        if relay is None:  # (a table owned elsewhere with no broker: another process's file)
+            return _error(TableError(ErrorCode.STORAGE_ERROR, "the table is served elsewhere"))
+        from .relay import OwnerGone
+
+        address = address_key(client.host if client else None, config.limit_loopback)
+        try:
+            status, answer = await relay.call(code.upper(), what, body, address)
+        except OwnerGone as error:
+            return _error(TableError(ErrorCode.STORAGE_ERROR, f"{error}: try again"))
+        return Response(answer, status_code=status, media_type="application/json")
+
+    if cluster is not None:
+        from .relay import Relay, RelayServer
+
+        relay = Relay(cluster.broker, cluster)
+        relay_server = RelayServer(
+            cluster.broker,
+            storage,
+            cluster,
+            admission,
+            operations,
+            lambda error: _STATUS.get(error.code, 400),
+            registry.hold,
+            registry.release,
+        )
+        registry.hooks = relay_server
+
+    @app.get("/api/tables/{code}")
+    async def get_table(code: str, request: Request) -> Response:
+        return await at_table(code, request, "summary", {"invite": request.headers.get("x-invite")})
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> Response:
         try:
             limiter.check(request)
-            # The body first: no wait between finding the table and changing it (a table
-            # left alone may be dropped from memory meanwhile, registry.py).
             data = await _json_body(request)
-            table = await find(code, request.client, data.get("invite"))
-            token = table.seating.join(data.get("name"), data.get("seat"))
-            seat = table.seat_for_token(token)
         except TableError as error:
             return _error(error)
-        # The seat is written before its token is handed out.
-        await storage.wait_durable(storage.staged_seq)
-        return _json({"seat": seat, "token": token, "table": table.summary()})
+        return await at_table(code, request, "join", data)
 
     @app.post("/api/tables/{code}/claim")
     async def claim(code: str, request: Request) -> Response:
         try:
             limiter.check(request)
             data = await _json_body(request)
-            table = await find(code, request.client, ANY)  # (the handoff secret is enough)
-            seat, token = table.handoffs.claim(data.get("handoff"), data.get("name"))
         except TableError as error:
             return _error(error)
-        # The seat is written before its token is handed out.
-        await storage.wait_durable(storage.staged_seq)
-        return _json({"seat": seat, "token": token, "table": table.summary()})
+        return await at_table(code, request, "claim", data)
 
     async def finished(
         code: str, client: Any, invite: object
     ) -> tuple[str, dict[int, list[Seat]], int]:
         """A table's code, its finished matches with their seats (seat, name, kind) and its
         current match number; for a deleted table, its kept matches (retention.py)."""
+        held: Table | StoredTable | None
         try:
-            table = await find(code, client, invite)
+            held = await find(code, client, invite)
         except TableError as error:
             if error.code is not ErrorCode.TABLE_NOT_FOUND or retention is None:
                 raise
@@ -410,8 +507,15 @@ def create_app(
             if not archived or not invites.admits(invite_hash, invite):
                 raise
             return code.upper(), archived, max(archived)
-        seats: list[Seat] = [{"seat": s.seat, "name": s.name, "kind": s.kind} for s in table.seats]
-        return table.code, dict.fromkeys(table.finished_matches, seats), table.match_number
+        except Elsewhere:  # (finished matches are in the database, whoever owns the table)
+            try:
+                held = await storage.fetch_table(code.upper())
+            except StorageError as error:
+                raise TableError(ErrorCode.STORAGE_ERROR, str(error)) from None
+            if held is None:
+                raise TableError(ErrorCode.TABLE_NOT_FOUND, f"no table {code!r}") from None
+        seats: list[Seat] = [{"seat": s.seat, "name": s.name, "kind": s.kind} for s in held.seats]
+        return held.code, dict.fromkeys(held.finished_matches, seats), held.match_number
 
     @app.get("/api/tables/{code}/replays")
     async def replays(code: str, request: Request) -> Response:
@@ -471,6 +575,11 @@ def create_app(
     @app.websocket("/ws/{code}")
     async def websocket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
+        # (Connections are limited at hello, when it is known whose they are: admission.py.)
+        address = address_key(
+            websocket.client.host if websocket.client else None, config.limit_loopback
+        )
+        outbox = Outbox(websocket, storage, sender, connection_id())
         try:
             table = await find(code, websocket.client, ANY)  # (invite: at hello)
         except TableError as error:
@@ -481,13 +590,15 @@ def create_app(
                     await asyncio.wait_for(websocket.receive(), config.hello_timeout)
             await refuse(websocket, error)
             return
-        # (Connections are limited at hello, when it is known whose they are: admission.py.)
-        address = address_key(
-            websocket.client.host if websocket.client else None, config.limit_loopback
-        )
+        except Elsewhere:
+            if relay is None:
+                await refuse(websocket, TableError(ErrorCode.STORAGE_ERROR, "served elsewhere"))
+                return
+            client = await relay.connect(code.upper(), outbox, address)
+            await Connection(websocket, config, outbox, client).serve(storage.flush)
+            return
         registry.hold(table.code)
         try:
-            outbox = Outbox(websocket, storage, sender, connection_id())
             session = Session(table, fanout, admission, address, outbox)
             await Connection(websocket, config, outbox, session).serve(storage.flush)
         finally:

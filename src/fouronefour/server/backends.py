@@ -7,10 +7,14 @@ The drivers of the latter come with the ``cluster`` extra and are imported only 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from .config import ServerConfig
 from .fanout import Fanout, FanoutError, InProcessFanout
 from .storage import GroupCommitStorage, Storage, StorageError
+
+if TYPE_CHECKING:
+    from .redisfanout import RedisFanout
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -46,14 +50,17 @@ def make_storage(config: ServerConfig) -> Storage:
     return PostgresStorage(config.db)
 
 
-def make_fanout(config: ServerConfig, storage: Storage) -> Fanout:
+def make_fanout(config: ServerConfig, storage: Storage) -> tuple[Fanout, RedisFanout | None]:
+    """The fan-out; the same again if it is a cluster's (through Redis), else None."""
     if config.broker is None:
-        return InProcessFanout()
+        return InProcessFanout(), None
     try:
+        from .broker import Broker
         from .redisfanout import RedisFanout
     except ImportError:
         raise FanoutError(MISSING_DRIVERS) from None
-    return RedisFanout(config.broker, storage)
+    fanout = RedisFanout(Broker(config.broker, storage))
+    return fanout, fanout
 
 
 async def check(config: ServerConfig) -> list[tuple[bool, str]]:
@@ -79,9 +86,9 @@ async def check(config: ServerConfig) -> list[tuple[bool, str]]:
         )
     if config.broker is not None:
         try:
-            from . import redisfanout
+            from . import broker
 
-            found.append((True, await redisfanout.check(config.broker)))
+            found.append((True, await broker.check(config.broker)))
         except ImportError:
             found.append((False, MISSING_DRIVERS))
         except FanoutError as error:

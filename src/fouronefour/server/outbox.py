@@ -98,6 +98,18 @@ class Outbox:
         """``data`` once the change ``seq`` is written (0: needing no write)."""
         self._put((seq, data, None))
 
+    def notice(self, message: bytes) -> None:
+        self.send(message, 0)
+
+    def follow(self, version: int, seat: int | None) -> None:
+        """(Every update reaches a socket of the table's own process.)"""
+
+    def abort(self, code: int, reason: str) -> None:
+        """Close the socket now, dropping what is queued."""
+        self._items.clear()
+        self.closed = False
+        self.close(code, reason)
+
     def close(self, code: int, reason: str) -> None:
         """Close the socket after what is queued; nothing queued later is sent."""
         if self.closed:

@@ -20,8 +20,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import zlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import asyncpg
 import orjson
@@ -85,9 +87,33 @@ MIGRATIONS: tuple[str, ...] = (
 )
 #: The key of the advisory lock held while the schema is migrated (any fixed number).
 MIGRATION_LOCK = 414_016
-#: Held by the one process that serves a database, until tables have owners of their own
-#: (then several processes share it, each table written by its owner only).
-SOLE_WRITER_LOCK = 414_017
+#: The first key of every table's advisory lock (its owner holds it; the second key is
+#: :func:`lock_key`).
+OWNER_LOCKS = 414
+#: What a lost or unreachable database raises (and a connection left in the middle of a
+#: statement that timed out: it is replaced).
+_FAILURES = (
+    OSError,
+    asyncpg.PostgresError,
+    TimeoutError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+)
+
+
+def lock_key(code: str) -> int:
+    """The second key of table ``code``'s advisory lock: an invite code read as a number in
+    base 31 (six of its letters are below 2**31, so no two codes share a lock); any other
+    code, a negative number from its checksum."""
+    from .registry import CODE_ALPHABET, CODE_LENGTH
+
+    if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code):
+        key = 0
+        for c in code:
+            key = key * len(CODE_ALPHABET) + CODE_ALPHABET.index(c)
+        return key
+    return -1 - (zlib.crc32(code.encode()) & 0x7FFFFFFF)
+
 
 #: One batch of changes, one statement: every array is a column of rows (possibly none). A
 #: row is changed once at most in a statement (PostgreSQL does not order two changes of one
@@ -264,14 +290,33 @@ def _columns(rows: list[Any], width: int) -> list[list[Any]]:
 
 
 class PostgresStorage:
-    """Tables in a PostgreSQL database, shared by every server process of a cluster."""
+    """Tables in a PostgreSQL database, shared by every server process of a cluster.
+
+    **Ownership.** A table is written by one process at a time, its owner: the process that
+    holds the table's advisory lock (:meth:`own`) on its writer connection, the very
+    connection its writes go through. A lock lives as long as the session that took it, so a
+    write that reaches the database comes from the owner, whatever happened meanwhile: that
+    is the fencing. If the writer connection breaks, its locks go with it; the next session
+    takes them again before writing anything, and the tables whose locks another process took
+    meanwhile are lost (:meth:`on_lost`): their changes not yet written are dropped, none of
+    them having been acknowledged to anybody. A process that dies (SIGKILL) lets go at once,
+    its connection being closed by its kernel; a machine that vanishes, once the database's
+    TCP keepalives (:data:`KEEPALIVE`) find it gone."""
 
     RETRY_SECONDS = 0.5
     #: A statement that takes longer has failed (the database is unreachable or stuck).
     STATEMENT_SECONDS = 5.0
     CONNECT_SECONDS = 2.0
+    #: How often an idle writer connection is checked (an outage is noticed before a write).
+    PROBE_SECONDS = 1.0
     #: Connections for reads (a table loaded, a replay) beside the writer's own.
     READERS = 4
+    #: The database drops a silent client after about idle + interval x count seconds.
+    KEEPALIVE: ClassVar[dict[str, str]] = {
+        "tcp_keepalives_idle": "2",
+        "tcp_keepalives_interval": "1",
+        "tcp_keepalives_count": "2",
+    }
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -280,14 +325,18 @@ class PostgresStorage:
         self.failed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._writer: asyncpg.Connection | None = None
+        #: One user of the writer connection at a time (a batch, a lock taken or let go).
+        self._writer_busy = asyncio.Lock()
         self._readers: asyncpg.Pool | None = None
         self._staged: list[Change] = []
         self._writing: asyncio.Task[None] | None = None
+        self._probing: asyncio.Task[None] | None = None
         self._kicked = False
         self._waiters = DurableWaiters()
         self._closed = False
-        #: Holds :data:`SOLE_WRITER_LOCK` for as long as this process serves the database.
-        self._guard: asyncpg.Connection | None = None
+        #: The tables this process owns (their locks are held by the writer's session).
+        self._owned: set[str] = set()
+        self._lost_callbacks: list[Callable[[list[str]], None]] = []
 
     # ------------------------------------------------------------ opening
 
@@ -298,13 +347,6 @@ class PostgresStorage:
         """Connect, create or migrate the schema, and write from the running loop."""
         self.bind(asyncio.get_running_loop())
         try:
-            self._guard = await self._connect()
-            if not await self._guard.fetchval("SELECT pg_try_advisory_lock($1)", SOLE_WRITER_LOCK):
-                await self._guard.close()
-                raise StorageError(
-                    "another server process writes this database: until tables have owners "
-                    "(issue 16), one process at a time serves a PostgreSQL database"
-                )
             self._writer = await self._connect()
             await migrate(self._writer)
             self._readers = await asyncpg.create_pool(
@@ -316,11 +358,94 @@ class PostgresStorage:
             )
         except (OSError, asyncpg.PostgresError, TimeoutError) as error:
             raise StorageError(f"cannot open the database ({error})") from None
+        self._probing = asyncio.get_running_loop().create_task(self._probe())
 
     async def _connect(self) -> asyncpg.Connection:
+        # (Named after this process, so that pg_stat_activity beside pg_locks says which
+        # process owns which table.)
         return await asyncpg.connect(
-            self.url, timeout=self.CONNECT_SECONDS, command_timeout=self.STATEMENT_SECONDS
+            self.url,
+            timeout=self.CONNECT_SECONDS,
+            command_timeout=self.STATEMENT_SECONDS,
+            server_settings={**self.KEEPALIVE, "application_name": f"fouronefour {os.getpid()}"},
         )
+
+    # ------------------------------------------------------------ owning
+
+    async def own(self, code: str) -> bool:
+        if code in self._owned:
+            return True
+        try:
+            async with self._writer_busy:
+                conn = await self._session()
+                taken = await conn.fetchval(
+                    "SELECT pg_try_advisory_lock($1, $2)", OWNER_LOCKS, lock_key(code)
+                )
+        except _FAILURES as error:
+            await self._drop_writer()
+            raise StorageError(f"the database did not answer ({error})") from None
+        if taken:
+            self._owned.add(code)
+        return bool(taken)
+
+    async def disown(self, code: str) -> None:
+        if code not in self._owned:
+            return
+        await self.wait_durable(self.staged_seq)  # its changes are written first
+        self._owned.discard(code)
+        with contextlib.suppress(*_FAILURES):  # (a broken session has let go already)
+            async with self._writer_busy:
+                if self._writer is not None and not self._writer.is_closed():
+                    await self._writer.execute(
+                        "SELECT pg_advisory_unlock($1, $2)", OWNER_LOCKS, lock_key(code)
+                    )
+
+    def on_lost(self, callback: Callable[[list[str]], None]) -> None:
+        self._lost_callbacks.append(callback)
+
+    async def orphans(self) -> list[str]:
+        async with self._reader() as conn:
+            playing = await conn.fetch("SELECT code FROM tables WHERE status = 'playing'")
+            held = {
+                r["objid"]
+                for r in await conn.fetch(
+                    "SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1"
+                    " AND objsubid = 2 AND granted",
+                    OWNER_LOCKS,
+                )
+            }
+        return [r["code"] for r in playing if lock_key(r["code"]) not in held]
+
+    async def _session(self) -> asyncpg.Connection:
+        """The writer connection (under :attr:`_writer_busy`); a new one takes again the
+        locks of the tables owned here, and those it cannot take are lost."""
+        if self._writer is not None and not self._writer.is_closed():
+            return self._writer
+        conn = await self._connect()
+        self._writer = conn
+        if self._owned:
+            codes = sorted(self._owned)
+            lost = [
+                r["code"]
+                for r in await conn.fetch(
+                    "SELECT code FROM unnest($2::text[], $3::int[]) AS t(code, key)"
+                    " WHERE NOT pg_try_advisory_lock($1, key)",
+                    OWNER_LOCKS,
+                    codes,
+                    [lock_key(c) for c in codes],
+                )
+            ]
+            if lost:
+                self._lose(lost)
+        return conn
+
+    def _lose(self, codes: list[str]) -> None:
+        log.warning("tables %s were taken over by another process", ", ".join(codes))
+        gone = set(codes)
+        self._owned -= gone
+        self._staged = [c for c in self._staged if c.code not in gone]
+        for callback in self._lost_callbacks:
+            callback(codes)
 
     # ------------------------------------------------------------ writing
 
@@ -345,32 +470,59 @@ class PostgresStorage:
         changes (:attr:`failed`) and try again every :data:`RETRY_SECONDS`."""
         try:
             while self._staged:
-                batch, self._staged = self._staged, []
-                written_seq = self.staged_seq
                 try:
-                    await self._write(batch)
-                except (OSError, asyncpg.PostgresError, TimeoutError, asyncpg.InterfaceError) as e:
-                    self._staged = batch + self._staged
+                    async with self._writer_busy:
+                        conn = await self._session()  # (may drop a lost table's changes)
+                        batch, self._staged = self._staged, []
+                        written_seq = self.staged_seq
+                        # Only an owner writes (the others' changes are a lost table's).
+                        batch = [c for c in batch if c.code in self._owned]
+                        try:
+                            if batch:
+                                await conn.execute(_WRITE_BATCH, *batch_arguments(batch))
+                        except BaseException:
+                            self._staged = batch + self._staged
+                            raise
+                except _FAILURES as error:
                     if not self.failed:
-                        log.error("cannot write to PostgreSQL (%s): refusing changes", e)
+                        log.error("cannot write to PostgreSQL (%s): refusing changes", error)
                     self.failed = True
                     await self._drop_writer()
                     if self._closed:
                         return
                     await asyncio.sleep(self.RETRY_SECONDS)
                     continue
-                if self.failed:
-                    log.warning("PostgreSQL is written again")
-                    self.failed = False
-                self.durable_seq = written_seq
-                self._waiters.release(written_seq)
+                self._written_up_to(written_seq)
         finally:
             self._writing = None
 
-    async def _write(self, batch: list[Change]) -> None:
-        if self._writer is None or self._writer.is_closed():
-            self._writer = await self._connect()
-        await self._writer.execute(_WRITE_BATCH, *batch_arguments(batch))
+    def _written_up_to(self, seq: int) -> None:
+        if self.failed:
+            log.warning("PostgreSQL is written again")
+            self.failed = False
+        self.durable_seq = seq
+        self._waiters.release(seq)
+
+    async def _probe(self) -> None:
+        """Check the idle writer connection every :data:`PROBE_SECONDS`: an outage refuses
+        changes before anybody makes one, a new session takes the locks again, and the
+        tables lost meanwhile are known."""
+        while not self._closed:
+            await asyncio.sleep(self.PROBE_SECONDS)
+            if self._writing is not None or self._staged:
+                continue  # (the writer finds out, and tries again itself)
+            try:
+                async with self._writer_busy:
+                    conn = await self._session()
+                    await conn.execute("SELECT 1")
+            except _FAILURES as error:
+                if not self.failed:
+                    log.error("PostgreSQL does not answer (%s): refusing changes", error)
+                self.failed = True
+                await self._drop_writer()
+                continue
+            if self.failed and not self._staged and self._writing is None:
+                self._written_up_to(self.staged_seq)
 
     async def _drop_writer(self) -> None:
         writer, self._writer = self._writer, None
@@ -423,7 +575,7 @@ class PostgresStorage:
                 yield conn
         except (asyncpg.UniqueViolationError, StorageError):
             raise
-        except (OSError, asyncpg.PostgresError, TimeoutError, asyncpg.InterfaceError) as error:
+        except _FAILURES as error:
             raise StorageError(f"the database did not answer ({error})") from None
 
     async def fetch_tables(self, status: str | None = None) -> list[StoredTable]:
@@ -562,8 +714,9 @@ class PostgresStorage:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self._writing), self.STATEMENT_SECONDS)
         self._closed = True
-        if self._writing is not None:
-            self._writing.cancel()
+        for task in (self._writing, self._probing):
+            if task is not None:
+                task.cancel()
         if self._staged:
             log.error("%d changes could not be written to PostgreSQL", len(self._staged))
         if self._writer is not None:
@@ -572,9 +725,6 @@ class PostgresStorage:
         if self._readers is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._readers.close(), 2)
-        if self._guard is not None:
-            with contextlib.suppress(Exception):
-                await self._guard.close(timeout=1)
 
 
 def _chat_line(r: asyncpg.Record) -> StoredChat:

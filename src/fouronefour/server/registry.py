@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 import secrets
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
+from .admission import Admission
 from .botrunner import BotRunner, available_bots
 from .clock import Scheduler
 from .config import ServerConfig
@@ -30,6 +33,33 @@ CODE_LENGTH = 6
 _CODE_CHARACTERS = frozenset(CODE_ALPHABET)
 #: New codes drawn for one table when the drawn one was taken between look and write.
 CODE_ATTEMPTS = 5
+
+
+class Elsewhere(Exception):
+    """Another process of the cluster owns the table (relay.py relays to it)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"table {code} is owned by another process")
+        self.code = code
+
+
+class OwnerHooks(Protocol):
+    """What happens when this process starts or stops owning a table."""
+
+    def serve(self, table: Table) -> None: ...
+
+    def stop(self, code: str, written: bool = True) -> None:
+        """``written``: everything of it is written (else it was taken over: what was not
+        written is dropped)."""
+        ...
+
+
+class _NoHooks:
+    def serve(self, table: Table) -> None:
+        pass
+
+    def stop(self, code: str, written: bool = True) -> None:
+        pass
 
 
 def seed_stream(seed: int | None) -> Callable[[], int]:
@@ -72,19 +102,59 @@ class TableRegistry:
         self._services: TableServices | None = None
         #: Codes whose tables are being deleted (retention.py): never read back meanwhile.
         self.retiring: set[str] = set()
+        #: Tables being read from storage, by code (one read each, whoever asks).
+        self._loading: dict[str, asyncio.Future[Table]] = {}
+        self._disowning: set[asyncio.Future[None]] = set()
+        #: What a cluster does when this process starts or stops owning a table (relay.py).
+        self.hooks: OwnerHooks = _NoHooks()
+        #: The connections of each table here (set by the app).
+        self.admission: Admission = Admission(1, 1, 1)
         self._seeds = seed_stream(config.seed)
 
     async def start(self, scheduler: Scheduler, bots: BotRunner) -> None:
-        """Load the tables being played and resume their timers; the others wait in storage
-        until asked for."""
+        """Load the tables being played that no other process owns and resume their timers;
+        the others wait in storage until asked for."""
         self._services = TableServices(
             self.storage, self.fanout, scheduler, bots, self._seeds, self.config.bot_delay
         )
+        self.storage.on_lost(self.lost)
+        restored = []
         for stored in await self.storage.fetch_tables(status="playing"):
-            table = Table.restore(stored, self._services)
-            self._keep(table)
-        for table in self.tables.values():
+            if await self.storage.own(stored.code):
+                table = Table.restore(stored, self._services)
+                self._keep(table)
+                restored.append(table)
+        for table in restored:
             table.resume()
+            self.hooks.serve(table)
+
+    async def adopt_orphans(self) -> int:
+        """Take over the tables being played that no process owns (their owner is gone);
+        returns how many."""
+        adopted = 0
+        orphans = await self.storage.orphans()
+        random.shuffle(orphans)  # (processes sweeping together take different ones first)
+        for code in orphans:
+            if code in self.tables:
+                continue
+            with contextlib.suppress(TableError, Elsewhere):
+                await self._load(code)
+                adopted += 1
+        return adopted
+
+    def lost(self, codes: list[str]) -> None:
+        """Another process took these tables over (this one could not reach the database
+        meanwhile): they change nothing more here, and their connections close at once,
+        dropping what was not written; their clients reconnect to the new owner."""
+        for code in codes:
+            table = self.tables.pop(code, None)
+            self._used.pop(code, None)
+            if table is None:
+                continue
+            table.retire()
+            self.hooks.stop(code, written=False)
+            for connection in self.admission.at(code):
+                connection.moved()
 
     @property
     def services(self) -> TableServices:
@@ -104,7 +174,8 @@ class TableRegistry:
         )
 
     async def get(self, code: str) -> Table:
-        """The table of ``code`` (any case), read from storage if it is not in memory."""
+        """The table of ``code`` (any case), read from storage if it is not in memory; raises
+        :class:`Elsewhere` if another process owns it."""
         key = code.upper() if isinstance(code, str) else ""
         table = self.tables.get(key)
         if table is None:
@@ -143,8 +214,11 @@ class TableRegistry:
         settings = self.default_settings().changed(request)
         self._make_room()
         for _ in range(CODE_ATTEMPTS):
+            code = ""
             try:
                 code = await self._new_code()
+                if not await self.storage.own(code):
+                    continue  # another process is making a table of that code
                 table, token = Table.create(
                     code,
                     options,
@@ -155,13 +229,21 @@ class TableRegistry:
                 )
                 await self.storage.insert_table(table.stored())
             except CodeTaken:
+                await self.storage.disown(code)
                 continue  # taken meanwhile by another server of the cluster: draw again
             except StorageError as error:  # written at once: refuse, and keep nothing of it
+                if code:
+                    with contextlib.suppress(StorageError):
+                        await self.storage.disown(code)
                 raise TableError(
                     ErrorCode.STORAGE_ERROR, f"the server cannot write its database ({error})"
                 ) from None
+            except TableError:  # (a bad name or seat)
+                await self.storage.disown(code)
+                raise
             self._make_room()  # (another request may have filled the room while we waited)
             self._keep(table)
+            self.hooks.serve(table)
             return table, token
         raise TableError(ErrorCode.STORAGE_ERROR, "no free invite code was found: try again")
 
@@ -174,24 +256,49 @@ class TableRegistry:
         self._used[code] = self._now()
 
     async def _load(self, code: str) -> Table:
-        not_found = TableError(ErrorCode.TABLE_NOT_FOUND, f"no table {code!r}")
         if len(code) != CODE_LENGTH or not set(code) <= _CODE_CHARACTERS or code in self.retiring:
-            raise not_found
+            raise TableError(ErrorCode.TABLE_NOT_FOUND, f"no table {code!r}")
+        loading = self._loading.get(code)
+        if loading is not None:  # asked for by another request meanwhile: one read
+            return await asyncio.shield(loading)
+        loading = asyncio.get_running_loop().create_future()
+        self._loading[code] = loading
         try:
+            table = await self._own_and_read(code)
+        except BaseException as error:
+            loading.set_exception(error)
+            loading.exception()  # (retrieved: no warning when nobody else waited)
+            raise
+        else:
+            loading.set_result(table)
+        finally:
+            del self._loading[code]
+        return table
+
+    async def _own_and_read(self, code: str) -> Table:
+        try:
+            if not await self.storage.own(code):
+                raise Elsewhere(code)
             stored = await self.storage.fetch_table(code)
         except StorageError as error:
             raise TableError(
                 ErrorCode.STORAGE_ERROR, f"the server cannot read its database ({error})"
             ) from None
         if stored is None:
-            raise not_found
+            await self.storage.disown(code)
+            raise TableError(ErrorCode.TABLE_NOT_FOUND, f"no table {code!r}")
         loaded = self.tables.get(code)
-        if loaded is not None:  # loaded by another request while this one read
+        if loaded is not None:
             return loaded
-        self._make_room()
+        try:
+            self._make_room()
+        except TableError:
+            await self.storage.disown(code)
+            raise
         table = Table.restore(stored, self.services)
         table.resume()
         self._keep(table)
+        self.hooks.serve(table)
         return table
 
     def unload(self, code: str) -> bool:
@@ -208,9 +315,22 @@ class TableRegistry:
             or not self.storage.all_written
         ):
             return False
+        self._drop(code)
+        return True
+
+    def _drop(self, code: str) -> None:
+        """Forget ``code``'s table here (everything of it is written): another process may
+        own it from now on."""
         del self.tables[code]
         del self._used[code]
-        return True
+        self.hooks.stop(code)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # (a test driving the registry by hand, with no loop)
+            return
+        task = loop.create_task(self.storage.disown(code))
+        self._disowning.add(task)
+        task.add_done_callback(self._disowning.discard)
 
     def _make_room(self) -> None:
         """Below ``max_tables`` tables in memory, or refuse."""
@@ -229,8 +349,7 @@ class TableRegistry:
                     if len(dropped) == excess:
                         break
             for code in dropped:
-                del self.tables[code]
-                del self._used[code]
+                self._drop(code)
             if len(dropped) == excess:
                 return
         raise TableError(ErrorCode.TOO_MANY_TABLES, "this server hosts its maximum of tables")

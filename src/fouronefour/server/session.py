@@ -75,8 +75,25 @@ class Outlet(Protocol):
         """``data``, once the change numbered ``seq`` is written (0: it needs no write)."""
         ...
 
+    @property
+    def closed(self) -> bool:
+        """A close is queued: nothing more is sent."""
+        ...
+
+    def notice(self, message: bytes) -> None:
+        """A message that is no table version (presence), in order, needing no write."""
+        ...
+
+    def follow(self, version: int, seat: int | None) -> None:
+        """The hello is answered: from ``version`` on, the connection gets every update."""
+        ...
+
     def close(self, code: int, reason: str) -> None:
         """Close after what is queued."""
+        ...
+
+    def abort(self, code: int, reason: str) -> None:
+        """Close at once, dropping what is queued (none of it will be written)."""
         ...
 
 
@@ -111,8 +128,14 @@ class Session:
     # ------------------------------------------------------------ requests
 
     def handle(self, kind: str, data: dict[str, Any], request_id: object) -> None:
-        """Carry out one checked message (its type is one of :data:`CLIENT_TYPES`, and the
-        first one is a hello); a refusal is answered, and closes if it must."""
+        """Carry out one checked message (its type is one of :data:`CLIENT_TYPES`); a
+        refusal is answered, and closes if it must."""
+        if not self.greeted and kind != "hello":
+            self.outlet.send(
+                error_message(request_id, ErrorCode.HELLO_REQUIRED, "send hello first"), 0
+            )
+            self.outlet.close(1008, "no hello")
+            return
         try:
             self._dispatch(kind, data, request_id)
         except TableError as error:
@@ -198,6 +221,9 @@ class Session:
         table = self.table
         if self.greeted:
             raise TableError(ErrorCode.ALREADY_HELLO, "hello is sent once per connection")
+        if table.retired:  # (taken over by another process while this connection opened)
+            self.moved()
+            return
         protocol = data.get("protocol")
         if type(protocol) is not int or protocol != PROTOCOL:  # (2.0 and true are not 2)
             raise TableError(
@@ -254,6 +280,7 @@ class Session:
             for update in missed:
                 outlet.update(update, seat)
         outlet.send(orjson.dumps(table.presence.message()), 0)
+        outlet.follow(table.version, seat)
         self.fanout.subscribe(table.code, self)
 
     def _hint(self, seat: int, request_id: object) -> None:
@@ -304,14 +331,17 @@ class Session:
         return True
 
     def notice(self, message: bytes) -> None:
-        """A message that is no table version (presence): in order, needing no write."""
-        self.outlet.send(message, 0)
+        self.outlet.notice(message)
 
     def resync(self) -> None:
-        """Updates may have been lost on their way here (the broker was away): close after
-        what is queued, so that the client reconnects with ``since`` and catches up
-        (docs/protocol.md section 4)."""
-        self.outlet.close(1012, "reconnect")
+        """Nothing to catch up: a session is where its table is, and gets every update of
+        it in this process (the sockets relayed elsewhere catch up themselves, relay.py)."""
+
+    def moved(self) -> None:
+        """The table is no longer this process's (another took it over): close at once,
+        dropping what is queued (its changes will not be written); the client reconnects
+        and reaches the table where it is now."""
+        self.outlet.abort(1012, "reconnect")
 
     def replaced(self) -> None:
         """A newer connection of this seat took this one's place (admission.py): say so,

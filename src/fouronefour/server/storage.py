@@ -244,6 +244,24 @@ class Storage(Protocol):
         """Return once every change up to ``seq`` is written."""
         ...
 
+    async def own(self, code: str) -> bool:
+        """Become the one process that writes table ``code`` (its owner); False if another
+        process is. Only an owner's changes are written."""
+        ...
+
+    async def disown(self, code: str) -> None:
+        """Stop owning ``code``, once its changes are written."""
+        ...
+
+    def on_lost(self, callback: Callable[[list[str]], None]) -> None:
+        """Call ``callback`` with the tables this process owned and another took over while
+        it could not reach the database: their changes not written are dropped."""
+        ...
+
+    async def orphans(self) -> list[str]:
+        """The tables being played that no process owns."""
+        ...
+
     async def insert_table(self, table: StoredTable) -> None:
         """Write a new table at once (raises :class:`StorageError`, having written nothing,
         when it cannot, and when its code is taken)."""
@@ -845,6 +863,25 @@ class GroupCommitStorage(SqliteStorage):
             raise CodeTaken(f"a table {table.code} exists already") from None
         except sqlite3.Error as error:
             raise StorageError(f"cannot write {self.path} ({error})") from None
+
+    # -- ownership: a SQLite file is one process's (and each table this process's own)
+
+    async def own(self, code: str) -> bool:
+        return True
+
+    async def disown(self, code: str) -> None:
+        pass
+
+    def on_lost(self, callback: Callable[[list[str]], None]) -> None:
+        pass
+
+    async def orphans(self) -> list[str]:
+        try:
+            with self._lock:
+                rows = self._conn.execute("SELECT code FROM tables WHERE status = 'playing'")
+                return [code for (code,) in rows]
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read {self.path} ({error})") from None
 
     async def fetch_tables(self, status: str | None = None) -> list[StoredTable]:
         try:

@@ -145,6 +145,8 @@ class Table:
         self.chat = TableChat(self, [])
         self.presence = Presence(code, services.fanout, services.scheduler)
         self.handoffs = Handoffs(self, [])
+        #: Another process owns the table now (:meth:`retire`).
+        self.retired = False
         #: Claim answers read back (restore), applied once the window is reopened (resume).
         self._claims: list[StoredClaim] = []
 
@@ -246,7 +248,7 @@ class Table:
 
     @property
     def storage_failed(self) -> bool:
-        return self._storage.failed
+        return self.retired or self._storage.failed
 
     @property
     def staged_seq(self) -> int:
@@ -318,8 +320,18 @@ class Table:
 
     # ------------------------------------------------------------ checks
 
+    def retire(self) -> None:
+        """This process no longer owns the table (another took it over): it changes nothing
+        more, and its timers and bots stop."""
+        self.retired = True
+
     def check_writable(self) -> None:
         """Refuse any change while the database cannot be written (nothing would be kept)."""
+        if self.retired:
+            raise TableError(
+                ErrorCode.STORAGE_ERROR,
+                "this table has moved to another server process: nothing was changed; reconnect",
+            )
         if self._storage.failed:
             raise TableError(
                 ErrorCode.STORAGE_ERROR,
@@ -328,6 +340,8 @@ class Table:
 
     def postponed(self, retry: Callable[[], None]) -> bool:
         """While the database cannot be written, run ``retry`` later instead of changing."""
+        if self.retired:
+            return True  # (and never again)
         if not self._storage.failed:
             return False
         self.scheduler.call_later(STORAGE_RETRY_SECONDS, retry)

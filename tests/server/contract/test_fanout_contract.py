@@ -27,6 +27,7 @@ class Written:
 
     staged_seq = 0
     durable_seq = 0
+    failed = False
 
     async def wait_durable(self, seq: int) -> None:
         return None
@@ -59,10 +60,14 @@ def make_peers(request: pytest.FixtureRequest) -> MakePeers:
 
         return one_process
     server: sandbox.LocalRedis = request.getfixturevalue("redis_server")
+    from fouronefour.server.broker import Broker
     from fouronefour.server.redisfanout import RedisFanout
 
     async def processes() -> list[Fanout]:
-        peers: list[Fanout] = [RedisFanout(server.url, Written()) for _ in range(PEERS)]  # type: ignore[arg-type]
+        peers: list[Fanout] = [
+            RedisFanout(Broker(server.url, Written()))  # type: ignore[arg-type]
+            for _ in range(PEERS)
+        ]
         for peer in peers:
             await peer.open()
         return peers

@@ -46,6 +46,13 @@ def run(make: StorageFactory, scenario: Callable[[Storage], Awaitable[T]]) -> T:
     return asyncio.run(main())
 
 
+async def owned(storage: Storage, table: StoredTable) -> None:
+    """Write a new table as a server does: owning it first (only an owner's changes are
+    written)."""
+    assert await storage.own(table.code)
+    await storage.insert_table(table)
+
+
 def new_table(code: str, players: int = 2) -> StoredTable:
     seats = [StoredSeat(0, "Ann", "human", "h0")]
     seats += [StoredSeat(s, None, "empty", None) for s in range(1, players)]
@@ -73,7 +80,7 @@ def test_a_table_reads_back_as_written_by_another_storage(
     name = code()
 
     async def write(storage: Storage) -> list[int]:
-        await storage.insert_table(new_table(name))
+        await owned(storage, new_table(name))
         seqs = [storage.commit(change) for change in a_match(name)]
         # Written only once the storage says so; then all of it is.
         assert not storage.all_written or storage.durable_seq >= seqs[-1]
@@ -118,7 +125,7 @@ def test_the_version_of_a_table_counts_its_moves_rows(
     name = code()
 
     async def scenario(storage: Storage) -> StoredTable | None:
-        await storage.insert_table(new_table(name))
+        await owned(storage, new_table(name))
         for change in a_match(name)[:4]:
             seq = storage.commit(change)
         await storage.wait_durable(seq)
@@ -136,7 +143,7 @@ def test_many_changes_of_many_tables_in_one_pass_are_all_written_in_order(
 
     async def scenario(storage: Storage) -> list[StoredTable | None]:
         for name in names:
-            await storage.insert_table(new_table(name, players=3))
+            await owned(storage, new_table(name, players=3))
         seq = 0
         for name in names:  # the same seat changed twice in one batch: the later wins
             storage.commit(Change(name, 2, "lobby", 0, seats=(StoredSeat(1, "X", "bot", None),)))
@@ -158,7 +165,7 @@ def test_a_match_started_and_over_in_one_batch_is_over(
     name = code()
 
     async def scenario(storage: Storage) -> StoredMatch | None:
-        await storage.insert_table(new_table(name))
+        await owned(storage, new_table(name))
         storage.commit(Change(name, 2, "playing", 1, new_match=NewMatch(1, 3, {})))
         seq = storage.commit(
             Change(name, 3, "finished", 1, moves=("3",), match_over=True, first_move_index=0)
@@ -173,8 +180,8 @@ def test_tables_are_listed_by_status(make_storage: StorageFactory, code: Callabl
     lobby, playing = code(), code()
 
     async def scenario(storage: Storage) -> tuple[set[str], set[str]]:
-        await storage.insert_table(new_table(lobby))
-        await storage.insert_table(new_table(playing))
+        await owned(storage, new_table(lobby))
+        await owned(storage, new_table(playing))
         seq = storage.commit(Change(playing, 2, "playing", 1, new_match=NewMatch(1, 1, {})))
         await storage.wait_durable(seq)
         ours = {lobby, playing}
@@ -192,7 +199,7 @@ def test_a_taken_code_is_refused_and_nothing_changes(
     name = code()
 
     async def scenario(storage: Storage) -> StoredTable | None:
-        await storage.insert_table(new_table(name))
+        await owned(storage, new_table(name))
         other = new_table(name, players=4)
         other.seats[0] = StoredSeat(0, "Mallory", "human", "m")
         with pytest.raises(CodeTaken):
@@ -209,7 +216,7 @@ def test_unknown_codes_and_matches_are_none(
     name = code()
 
     async def scenario(storage: Storage) -> tuple[object, object, object]:
-        await storage.insert_table(new_table(name))
+        await owned(storage, new_table(name))
         return (
             await storage.fetch_table(code()),
             await storage.code_taken(code()),
@@ -235,7 +242,7 @@ def test_settings_pauses_chat_handoffs_and_results_read_back(
     async def write(storage: Storage) -> None:
         table = new_table(name)
         table.settings = {"round_pause_seconds": 9}
-        await storage.insert_table(table)
+        await owned(storage, table)
         changes = [
             Change(name, 2, "playing", 1, new_match=NewMatch(1, 5, {"players": 2})),
             Change(name, 3, "playing", 1, extra=ChangeExtra(chat=line(3, 1, "hi"))),
@@ -320,7 +327,7 @@ def test_claim_answers_are_kept_until_their_window_closes(
     name = code()
 
     async def write(storage: Storage) -> None:
-        await storage.insert_table(new_table(name, players=4))
+        await owned(storage, new_table(name, players=4))
         changes = [
             Change(name, 2, "playing", 1, new_match=NewMatch(1, 5, {"players": 4})),
             Change(name, 3, "playing", 1, moves=("3",), table_row=False),

@@ -1,0 +1,305 @@
+"""A cluster: four ``fouronefour serve`` processes sharing one PostgreSQL database and one
+Redis, each client reaching whichever process it is given (docs/architecture.md).
+
+A whole match with every seat on a different process; the table's owner killed (SIGKILL)
+mid-match, several times, once at the very moment a client reads an ack; Redis restarted
+mid-match; PostgreSQL stopped and started. Every acknowledged move is checked in the stored
+match afterwards, and none is there twice."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+import websockets
+
+from fouronefour.server import sandbox
+from fouronefour.server.postgres import lock_key
+
+from .conftest import Client, ServeProcess, free_port, load_example_client
+
+PROCESSES = 4
+example = load_example_client()
+
+
+@dataclass
+class Cluster:
+    processes: list[ServeProcess]
+    db: str
+    redis: sandbox.LocalRedis
+    postgres: sandbox.LocalPostgres
+
+    @property
+    def urls(self) -> list[str]:
+        return [p.url for p in self.processes]
+
+    def owner(self, code: str) -> ServeProcess | None:
+        """The process that owns table ``code`` now (by its advisory lock)."""
+
+        async def ask() -> int | None:
+            conn = await asyncpg.connect(self.db)
+            try:
+                name = await conn.fetchval(
+                    "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a"
+                    " ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = 414"
+                    " AND l.objid = $1 AND l.granted",
+                    lock_key(code),
+                )
+            finally:
+                await conn.close()
+            return None if name is None else int(name.split()[-1])
+
+        pid = asyncio.run(ask())
+        for process in self.processes:
+            if process.process is not None and process.process.pid == pid:
+                return process
+        return None
+
+    def restart(self, process: ServeProcess) -> None:
+        with contextlib.suppress(Exception):
+            process.kill()
+        process.start()
+
+
+@pytest.fixture(scope="module")
+def cluster(postgres: sandbox.LocalPostgres, redis_server: sandbox.LocalRedis) -> Iterator[Cluster]:
+    db = postgres.new_database()
+    processes = [
+        ServeProcess(db, free_port(), "--broker", redis_server.url) for _ in range(PROCESSES)
+    ]
+    with ThreadPoolExecutor(PROCESSES) as pool:
+        list(pool.map(lambda p: p.start(), processes))
+    try:
+        yield Cluster(processes, db, redis_server, postgres)
+    finally:
+        for process in processes:
+            process.stop()
+
+
+class RoundRobinPlayer(example.Player):  # type: ignore[name-defined,misc]
+    """A player whose every (re)connection goes to the next process, as a load balancer
+    spreading connections round-robin would send it; ``on_ack`` is called as an ack of one
+    of its moves is read."""
+
+    def __init__(self, servers: list[str], first: int, *args: Any, **kwargs: Any) -> None:
+        super().__init__(servers[first], *args, **kwargs)
+        self.servers = servers
+        self.first = first
+        self.on_ack: Callable[[], None] | None = None
+
+    @property
+    def ws_url(self) -> str:
+        server = self.servers[(self.first + self.reconnects) % len(self.servers)]
+        return str(server.replace("http", "ws", 1) + f"/ws/{self.code}")
+
+    def _receive(self, message: dict[str, Any]) -> bool:
+        acks = len(self.acked)
+        over = bool(super()._receive(message))
+        if len(self.acked) > acks and self.on_ack is not None:
+            self.on_ack()
+        return over
+
+
+OPTIONS = {"players": 4, "hook_mode": "fast", "hook_seconds": 2, "turn_seconds": 20}
+
+
+async def seat_four(cluster: Cluster, **options: Any) -> tuple[str, list[RoundRobinPlayer]]:
+    """A table made on the first process, its seats joined through the others, each player
+    connected to a process of its own."""
+    urls = cluster.urls
+    async with httpx.AsyncClient(timeout=10) as http:
+        created = (
+            (await http.post(f"{urls[0]}/api/tables", json={"name": "Host", **OPTIONS, **options}))
+            .raise_for_status()
+            .json()
+        )
+        code = created["code"]
+        players = [
+            RoundRobinPlayer(urls, 0, code, created["token"], 0, random.Random(0), host=True)
+        ]
+        for seat in range(1, 4):
+            joined = (
+                (
+                    await http.post(
+                        f"{urls[seat]}/api/tables/{code}/join",
+                        json={"name": f"Guest {seat}", "seat": seat},
+                    )
+                )
+                .raise_for_status()
+                .json()
+            )
+            assert joined["seat"] == seat
+            players.append(
+                RoundRobinPlayer(urls, seat, code, joined["token"], seat, random.Random(seat))
+            )
+    return code, players
+
+
+def check_acknowledged(url: str, code: str, players: list[RoundRobinPlayer]) -> None:
+    """Every acknowledged move is in the stored match, in order, and none is there twice."""
+    replay = httpx.get(f"{url}/api/tables/{code}/replays/1", timeout=10).json()
+    for player in players:
+        stored = [
+            s["move"]
+            for s in replay["steps"]
+            if s["seat"] == player.seat
+            and not (s["decision"] in ("hook", "unhook") and s["move"] == "pass")
+        ]
+        acked = [move for _, move in player.acked]
+        remaining = iter(stored)
+        assert all(any(move == m for m in remaining) for move in acked), player.seat
+        versions = [v for v, _ in player.acked]
+        assert len(set(versions)) == len(versions)  # no move applied (acknowledged) twice
+
+
+async def play(players: list[RoundRobinPlayer], during: Any = None, seconds: float = 90) -> None:
+    start = asyncio.Event()
+    tasks = [asyncio.create_task(p.play(retry_seconds=seconds)) for p in players[1:]]
+    await asyncio.sleep(0.2)
+    tasks.append(asyncio.create_task(players[0].play(start, retry_seconds=seconds)))
+    try:
+        if during is not None:
+            await during(tasks)
+        await asyncio.wait_for(asyncio.gather(*tasks), seconds)
+    finally:
+        for task in tasks:
+            task.cancel()
+
+
+def test_a_whole_match_with_every_seat_on_a_different_process(cluster: Cluster) -> None:
+    async def scenario() -> tuple[str, list[RoundRobinPlayer]]:
+        code, players = await seat_four(cluster)
+        await play(players)
+        return code, players
+
+    code, players = asyncio.run(scenario())
+    assert all(p.reconnects == 0 for p in players)  # nobody had to: one process each
+    for url in cluster.urls:  # every process answers for the table alike
+        table = httpx.get(f"{url}/api/tables/{code}", timeout=10).json()
+        assert table["status"] == "finished" and table["finished_matches"] == [1]
+    check_acknowledged(cluster.urls[1], code, players)
+
+
+def test_the_owner_killed_mid_match_again_and_again(cluster: Cluster) -> None:
+    """The owner is SIGKILLed three times: twice when the match has gone some way, once at
+    the moment a client reads an ack; another process takes the table over and the clients
+    carry on after reconnecting, losing no acknowledged move."""
+    kills: list[float] = []
+
+    async def scenario() -> tuple[str, list[RoundRobinPlayer]]:
+        code, players = await seat_four(cluster)
+        loop = asyncio.get_running_loop()
+
+        def kill_owner() -> ServeProcess | None:
+            owner = cluster.owner(code)
+            if owner is not None and owner.process is not None:
+                os.kill(owner.process.pid, signal.SIGKILL)
+                kills.append(time.monotonic())
+            return owner
+
+        async def during(tasks: list[asyncio.Task[None]]) -> None:
+            def acked() -> int:
+                return sum(len(p.acked) for p in players)
+
+            for threshold in (30, 90):
+                while acked() < threshold and not any(t.done() for t in tasks):
+                    await asyncio.sleep(0.01)
+                owner = await loop.run_in_executor(None, kill_owner)
+                if owner is not None:
+                    await loop.run_in_executor(None, cluster.restart, owner)
+            # At the moment an ack is read: the kill happens inside the client's read.
+            victim = await loop.run_in_executor(None, cluster.owner, code)
+            fired = asyncio.Event()
+
+            def at_ack() -> None:
+                players[2].on_ack = None
+                if victim is not None and victim.process is not None:
+                    os.kill(victim.process.pid, signal.SIGKILL)
+                    kills.append(time.monotonic())
+                fired.set()
+
+            players[2].on_ack = at_ack
+            await fired.wait()
+            if victim is not None:
+                await loop.run_in_executor(None, cluster.restart, victim)
+
+        await play(players, during, seconds=120)
+        return code, players
+
+    code, players = asyncio.run(scenario())
+    assert len(kills) == 3, "the match ended before the owner could be killed three times"
+    assert any(p.reconnects for p in players)
+    table = httpx.get(f"{cluster.urls[0]}/api/tables/{code}", timeout=10).json()
+    assert table["status"] == "finished"
+    check_acknowledged(cluster.urls[0], code, players)
+
+
+def test_redis_restarting_mid_match_loses_nothing(cluster: Cluster) -> None:
+    async def scenario() -> tuple[str, list[RoundRobinPlayer]]:
+        code, players = await seat_four(cluster)
+
+        async def during(tasks: list[asyncio.Task[None]]) -> None:
+            while sum(len(p.acked) for p in players) < 40:
+                await asyncio.sleep(0.01)
+            await asyncio.to_thread(cluster.redis.stop)
+            await asyncio.sleep(1.0)
+            await asyncio.to_thread(cluster.redis.start)
+
+        await play(players, during, seconds=120)
+        return code, players
+
+    code, players = asyncio.run(scenario())
+    check_acknowledged(cluster.urls[2], code, players)
+
+
+def test_postgres_stopped_and_started_mid_match(cluster: Cluster) -> None:
+    """While the database is down changes are refused (storage_error: here a chat line
+    sent through another process than the owner) and nothing acknowledged is lost; once it
+    is back play goes on by itself."""
+
+    async def scenario() -> tuple[str, list[RoundRobinPlayer], dict[str, Any]]:
+        code, players = await seat_four(cluster)
+        refusal: dict[str, Any] = {}
+
+        async def during(tasks: list[asyncio.Task[None]]) -> None:
+            while sum(len(p.acked) for p in players) < 40:
+                await asyncio.sleep(0.01)
+            owner = await asyncio.to_thread(cluster.owner, code)
+            await asyncio.to_thread(cluster.postgres.stop)
+            other = next(p for p in cluster.processes if p is not owner)
+            deadline = time.monotonic() + 10
+            try:
+                while not refusal and time.monotonic() < deadline:
+                    # (Another process cannot know the owner while the database is down: it
+                    # refuses the socket; the owner refuses the line once it has noticed.)
+                    client = await Client.connect(other.url, code)
+                    with contextlib.suppress(websockets.ConnectionClosed):
+                        await client.send(
+                            {"type": "hello", "protocol": 3, "token": players[1].token}
+                        )
+                        await client.until(lambda m: m["type"] == "snapshot")
+                        await client.send({"type": "chat", "id": "c", "text": "anyone?"})
+                        await client.until(lambda m: m.get("id") == "c")
+                    refusal.update(next((m for m in client.received if m["type"] == "error"), {}))
+                    await client.close()
+                    await asyncio.sleep(0.2)
+            finally:
+                await asyncio.to_thread(cluster.postgres.start)
+
+        await play(players, during, seconds=120)
+        return code, players, refusal
+
+    code, players, refusal = asyncio.run(scenario())
+    assert refusal["code"] == "storage_error", refusal
+    check_acknowledged(cluster.urls[3], code, players)
