@@ -210,7 +210,6 @@ def test_presence_names_the_spectators_and_is_coalesced(server: ThreadServer) ->
         watchers = [(await hello(server.url, code, name=f"W{n}"))[0] for n in range(5)]
         anonymous, welcome = await hello(server.url, code)
         assert welcome["name"].startswith("Guest ")
-        await asyncio.sleep(2.5)
         await host.until(lambda m: m["type"] == "presence" and m["spectators"] == 6, 5)
         seen = [m for m in host.received if m["type"] == "presence"][1:]
         assert 1 <= len(seen) <= 3  # six arrivals within a moment: at most one a second

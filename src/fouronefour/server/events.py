@@ -41,10 +41,14 @@ def round_ended(before: Match, after: Match) -> bool:
     return after.is_over or after.round_number != before.round_number
 
 
-def progress_events(before: Match, after: Match, match_number: int) -> list[dict[str, Any]]:
-    """Finishes, round and match ends, and the next round's start between two matches."""
+def progress_events(
+    before: Match, after: Match, match_number: int, ended: bool | None = None
+) -> list[dict[str, Any]]:
+    """Finishes, round and match ends, and the next round's start between two matches
+    (``ended``: :func:`round_ended`, if the caller knows it already)."""
     events: list[dict[str, Any]] = []
-    ended = round_ended(before, after)
+    if ended is None:
+        ended = round_ended(before, after)
     finished = list(after.results[-1].finished) if ended else after.round.finished
     already = len(before.round.finished)
     for place, seat in enumerate(finished[already:], start=already + 1):

@@ -477,16 +477,12 @@ class Table:
             self.seats[seat].away = False
             events.append({"type": "seat", **self.seats[seat].public()})
         events.append(move_event(before.round, decision, seat, chosen))
-        events.extend(progress_events(before, after, self.match_number))
+        ended = round_ended(before, after)
+        events.extend(progress_events(before, after, self.match_number, ended))
         claimable: Claimable | None = None
-        if (
-            decision == "play"
-            and len(chosen) == 1
-            and chosen not in "BR"
-            and not round_ended(before, after)
-        ):
+        if decision == "play" and len(chosen) == 1 and chosen not in "BR" and not ended:
             claimable = ("hook", chosen, seat, False)
-        self._advance(before, after, [chosen], events, claimable)
+        self._advance(before, after, [chosen], events, claimable, ended)
         return Ack(self.version, chosen)
 
     @staticmethod
@@ -508,7 +504,9 @@ class Table:
         assert before is not None
         kept = self.windows.current is not None and self.windows.current.kept
         after, moves, claimable = self.windows.close(before, self.match_number, events)
-        self._advance(before, after, moves, events, claimable, claims_kept=kept)
+        self._advance(
+            before, after, moves, events, claimable, round_ended(before, after), claims_kept=kept
+        )
 
     def _advance(
         self,
@@ -517,20 +515,17 @@ class Table:
         moves: list[str],
         events: list[dict[str, Any]],
         claimable: Claimable | None,
+        ended: bool,
         claims_kept: bool = False,
     ) -> None:
         """Take ``after`` as the match, open the next window or the end-of-round pause if
-        any, write and publish. ``claims_kept``: the window these moves close had answers
-        written (they go now)."""
+        any, write and publish (``ended``: ``moves`` ended a round). ``claims_kept``: the
+        window these moves close had answers written (they go now)."""
         self.match = after
         first = self.move_count
         self.move_count += len(moves)
         over = after.is_over
-        pausing = (
-            not over
-            and round_ended(before, after)
-            and self.round_pause.begin(before, moves, after, events)
-        )
+        pausing = ended and not over and self.round_pause.begin(before, moves, after, events)
         r = after.round
         if r.top is None:  # a trick is to be led: the next event begins it
             self.round_pause.trick_start = r.log_size
