@@ -123,3 +123,25 @@ def test_the_replay_runs_off_the_event_loop(
     monkeypatch.setattr(lessons, "respond", spy)
     assert _step(client, "whole-round", {"moves": ["4"]}).status_code == 200
     assert threads == [True]
+
+
+def test_steps_are_limited_per_client_address(tmp_path: Path) -> None:
+    """Each step replays a lesson in a worker thread: one address may ask for STEP_BURST at
+    once, then STEP_RATE a second; another address is not held up meanwhile."""
+    config = ServerConfig(
+        db=str(tmp_path / "tables.db"), bot_processes=0, bot_delay=0.0, limit_loopback=True
+    )
+
+    def client_from(server: ThreadServer, address: str) -> Client:
+        transport = httpx.HTTPTransport(local_address=address)
+        return httpx.Client(base_url=server.url, transport=transport, trust_env=False)
+
+    with ThreadServer(config) as server, client_from(server, "127.0.0.2") as busy:
+        answers = [_step(busy, "order", {"moves": []}) for _ in range(lesson_routes.STEP_BURST)]
+        assert all(answer.status_code == 200 for answer in answers)
+        refused = _step(busy, "order", {"moves": []})
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "rate_limited"
+        assert int(refused.headers["Retry-After"]) >= 1
+        with client_from(server, "127.0.0.3") as other:
+            assert _step(other, "order", {"moves": []}).status_code == 200

@@ -34,7 +34,7 @@ from .connection import Connection, connection_id, refuse
 from .errors import ErrorCode, TableError
 from .fanout import Fanout
 from .invites import new_invite
-from .lessons import router as lessons_router
+from .lessons import lesson_router
 from .outbox import Outbox, Sender
 from .ratelimit import AddressBuckets, address_key
 from .registry import Elsewhere, TableRegistry
@@ -333,7 +333,8 @@ def create_app(
 
     # ------------------------------------------------------------ HTTP API
 
-    app.include_router(lessons_router)  # Learn 414: stateless lessons (lessons.py)
+    # Learn 414: stateless lessons, their steps limited per address (lessons.py)
+    app.include_router(lesson_router(config.limit_loopback))
 
     @app.get("/api/health")
     async def health() -> Response:

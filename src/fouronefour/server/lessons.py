@@ -3,11 +3,13 @@
 Stateless: a step request carries the learner's moves so far, the lesson is replayed from
 its deal, and nothing is kept between requests, so no table, token or name is needed. The
 replay (engine and bots) runs in the thread pool, never on the event loop; its size is
-bounded by the app's body limit (bodies.py) and the number of moves.
+bounded by the app's body limit (bodies.py) and the number of moves, and each client address
+may ask for so many steps a second (a token bucket, as for the rest of the HTTP API).
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 
 from .. import lessons, web
 from .errors import ErrorCode
+from .ratelimit import AddressBuckets, address_key
 
 #: More decisions than any lesson asks of a learner (the longest, a whole round, needs ~30).
 MAX_MOVES = 100
@@ -25,14 +28,20 @@ MAX_MOVES = 100
 MAX_MOVE_CHARS = 64
 #: The one error code of its own: no lesson by that id (HTTP 404).
 LESSON_NOT_FOUND = "lesson_not_found"
-
-router = APIRouter()
+#: Steps one client address may ask for: bursts of STEP_BURST, then STEP_RATE a second (a
+#: learner clicks far less). A step costs up to ~15 ms of a worker thread (the whole round
+#: against bots), so one address keeps at most a few percent of a core busy.
+STEP_RATE = 4.0
+STEP_BURST = 40
 
 
 class LessonRequestError(Exception):
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 400, retry_after: int | None = None
+    ) -> None:
         super().__init__(message)
         self.code, self.message, self.status = code, message, status
+        self.retry_after = retry_after  # seconds, for a 429
 
 
 def _json(body: Any, status: int = 200) -> Response:
@@ -40,7 +49,10 @@ def _json(body: Any, status: int = 200) -> Response:
 
 
 def _refuse(error: LessonRequestError) -> Response:
-    return _json({"error": {"code": str(error.code), "message": error.message}}, error.status)
+    response = _json({"error": {"code": str(error.code), "message": error.message}}, error.status)
+    if error.retry_after is not None:
+        response.headers["Retry-After"] = str(error.retry_after)
+    return response
 
 
 def _bad(message: str) -> LessonRequestError:
@@ -85,31 +97,49 @@ def _step(lesson_id: str, moves: list[str], attempt: str | None, lang: str) -> d
         raise _bad(str(error)) from None
 
 
-@router.get("/api/lessons")
-async def list_lessons() -> Response:
-    return _json({"lessons": await run_in_threadpool(lessons.catalogue)})
-
-
-@router.post("/api/lessons/{lesson_id}/step")
-async def step(lesson_id: str, request: Request) -> Response:
-    try:
-        # The app's BodyLimit (bodies.py) has refused any body over 4096 bytes already.
-        moves, attempt, lang = _step_request(await request.body())
-        return _json(await run_in_threadpool(_step, lesson_id, moves, attempt, lang))
-    except LessonRequestError as error:
-        return _refuse(error)
-
-
 def _index() -> Response:
     """The app's page: the client routes /learn and /learn/{id} itself."""
     return FileResponse(Path(web.__file__).parent / "index.html", media_type="text/html")
 
 
-@router.get("/learn", include_in_schema=False)
-async def learn() -> Response:
-    return _index()
+def lesson_router(limit_loopback: bool = False) -> APIRouter:
+    """The lesson routes, with their own per-address limit on steps (loopback clients are
+    not limited unless ``limit_loopback``, as in app.py's AddressLimiter)."""
+    router = APIRouter()
+    steps = AddressBuckets(STEP_RATE, STEP_BURST)
 
+    def count_step(request: Request) -> None:
+        key = address_key(request.client.host if request.client else None, limit_loopback)
+        wait = steps.take(key) if key is not None else 0.0
+        if wait:
+            seconds = max(1, math.ceil(min(3600.0, wait)))
+            raise LessonRequestError(
+                ErrorCode.RATE_LIMITED,
+                f"too many lesson steps from {key}: try again in {seconds} s",
+                429,
+                seconds,
+            )
 
-@router.get("/learn/{lesson_id}", include_in_schema=False)
-async def learn_lesson(lesson_id: str) -> Response:
-    return _index()
+    @router.get("/api/lessons")
+    async def list_lessons() -> Response:
+        return _json({"lessons": await run_in_threadpool(lessons.catalogue)})
+
+    @router.post("/api/lessons/{lesson_id}/step")
+    async def step(lesson_id: str, request: Request) -> Response:
+        try:
+            count_step(request)
+            # The app's BodyLimit (bodies.py) has refused any body over 4096 bytes already.
+            moves, attempt, lang = _step_request(await request.body())
+            return _json(await run_in_threadpool(_step, lesson_id, moves, attempt, lang))
+        except LessonRequestError as error:
+            return _refuse(error)
+
+    @router.get("/learn", include_in_schema=False)
+    async def learn() -> Response:
+        return _index()
+
+    @router.get("/learn/{lesson_id}", include_in_schema=False)
+    async def learn_lesson(lesson_id: str) -> Response:
+        return _index()
+
+    return router
