@@ -1,5 +1,5 @@
 // Move helpers the UI needs beyond the engine's legal move list: which moves are bombs,
-// how strong a move is (for ordering hints), and the last action of each seat.
+// and how strong a move is (for ordering hints).
 
 const JOKER_PAIRS = new Set(["BB", "BR", "RR"]);
 
@@ -29,28 +29,6 @@ export function hintOrder(legalMoves, order) {
     if (bombA) return a.length - b.length || topPower(a, order) - topPower(b, order);
     return topPower(a, order) - topPower(b, order) || b.length - a.length;
   });
-}
-
-/**
- * Each seat's latest action in the current trick, from the public log: a map seat ->
- * {type, move}. Empty when a new trick is to be led (`top` is null). Looks back at most
- * one orbit of actions, which is what a player remembers of the table.
- */
-export function recentActions(view) {
-  const actions = new Map();
-  if (!view || view.top === null || view.top === undefined) return actions;
-  const moves = ["play", "pass", "hook", "unhook"];
-  let seen = 0;
-  for (let i = view.log.length - 1; i >= 0 && seen < view.players; i -= 1) {
-    const event = view.log[i];
-    if (!moves.includes(event.type)) {
-      if (event.type === "finish") continue;
-      break;
-    }
-    seen += 1;
-    if (!actions.has(event.seat)) actions.set(event.seat, { type: event.type, move: event.move });
-  }
-  return actions;
 }
 
 const RUN = "3456789TJQKA";

@@ -75,36 +75,60 @@ export function trickMoves(trick) {
   return trick ? trick.events.filter((event) => MOVES.has(event.type)) : [];
 }
 
+/**
+ * Each seat's latest action in the trick on the table (plays, passes, hooks, unhooks): a
+ * map seat -> {type, move}. Empty when a new trick is to be led: nothing on top and no
+ * claim window open (after a hook chain the last claimer leads, and the chain is over).
+ */
+export function seatActions(view) {
+  const actions = new Map();
+  if (!view || ((view.top === null || view.top === undefined) && !view.window)) return actions;
+  const grouped = groupTricks(view.log, view.players);
+  const trick = grouped.tricks[grouped.tricks.length - 1];
+  if (!trick || trick.closed) return actions;
+  for (const event of trick.events) {
+    if (event.type !== "finish") actions.set(event.seat, { type: event.type, move: event.move });
+  }
+  return actions;
+}
+
 export const RANK_ORDER = "23456789TJQKABR";
 
 /**
  * Cards of each rank the viewer has not seen: every deck's cards, less the own hand, less
- * the cards played this round, less tribute cards others received and have not played
- * since (public: everyone saw them change hands).
+ * the cards played this round, less the cards others were seen to receive (tribute and
+ * returns are public) and have not given away or played since. A card given back is no
+ * longer known to be with its giver: a receiver may return the very card it was paid
+ * (docs/rules.md, section 8).
  */
 export function unseenCounts(decks, hand, log, mySeat) {
   const unseen = {};
   for (const rank of RANK_ORDER) unseen[rank] = rank === "B" || rank === "R" ? decks : 4 * decks;
   for (const rank of hand || "") unseen[rank] -= 1;
   const known = new Map(); // seat -> {rank: count} of cards seen going to that seat
-  const give = (seat, rank) => {
-    if (seat === mySeat) return; // in the own hand already
-    const held = known.get(seat) || {};
-    held[rank] = (held[rank] || 0) + 1;
-    known.set(seat, held);
+  const held = (seat) => {
+    if (!known.has(seat)) known.set(seat, {});
+    return known.get(seat);
+  };
+  const gone = (seat, rank) => {
+    const cards = held(seat);
+    if (cards[rank]) cards[rank] -= 1; // the card seen going there, as far as anyone knows
   };
   for (const event of log) {
-    if (event.type === "tribute") give(event.to, event.card);
-    else if (event.type === "return") give(event.to, event.card);
-    else if (MOVES.has(event.type)) {
-      const held = known.get(event.seat) || {};
+    if (event.type === "tribute" || event.type === "return") {
+      gone(event.seat, event.card);
+      if (event.to !== mySeat) held(event.to)[event.card] = (held(event.to)[event.card] || 0) + 1;
+    } else if (MOVES.has(event.type)) {
       for (const rank of event.move) {
         unseen[rank] -= 1;
-        if (held[rank]) held[rank] -= 1; // the card seen going to that seat, most likely
+        gone(event.seat, rank);
       }
     }
   }
-  for (const held of known.values()) for (const [rank, count] of Object.entries(held)) unseen[rank] -= count;
+  for (const [seat, cards] of known) {
+    if (seat === mySeat) continue; // in the own hand already
+    for (const [rank, count] of Object.entries(cards)) unseen[rank] -= count;
+  }
   for (const rank of RANK_ORDER) unseen[rank] = Math.max(0, unseen[rank]);
   return unseen;
 }

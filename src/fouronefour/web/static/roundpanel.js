@@ -25,19 +25,20 @@ function renderLastTrick(root, view, grouped) {
   }
 }
 
-function renderCounter(root, view) {
-  const state = session.state;
-  const game = view.view;
+/** The card counter for the client's state (state.js): unseen cards by rank. */
+export function renderCounter(root, state) {
   const decks = state.table.options.decks || 1;
   const hand = state.you ? state.you.hand : "";
-  const unseen = unseenCounts(decks, hand, game.log, view.mySeat);
+  const mySeat = state.role === "player" ? state.seat : null;
+  const level = state.state ? state.state.level : null;
+  const unseen = unseenCounts(decks, hand, state.log, mySeat);
   root.setAttribute("role", "list");
   root.replaceChildren(
     ...[...RANK_ORDER].map((rank) => {
       const cell = el("div", "counter-cell");
       cell.dataset.rank = rank;
       if (!unseen[rank]) cell.classList.add("none");
-      if (rank === game.level) cell.classList.add("level");
+      if (rank === level) cell.classList.add("level");
       const joker = rank === "B" || rank === "R";
       const face = el("span", rank === "R" ? "ink-red" : "", joker ? "★" : rankLabel(rank));
       cell.append(face, el("b", "", String(unseen[rank])));
@@ -56,7 +57,7 @@ export function renderRoundPanel(view) {
   renderLastTrick($("last-trick"), view, grouped);
   const counterOn = (state.table.settings || {}).card_counter !== false;
   $("counter-section").hidden = !counterOn;
-  if (counterOn) renderCounter($("counter"), view);
+  if (counterOn) renderCounter($("counter"), state);
   renderLog($("log"), view);
 }
 

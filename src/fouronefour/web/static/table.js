@@ -3,8 +3,8 @@
 
 import { t } from "./i18n.js";
 import { moveElement, moveLabel } from "./cards.js";
-import { isBomb, moveKind, recentActions } from "./moves.js";
-import { groupTricks, trickMoves } from "./round.js";
+import { isBomb, moveKind } from "./moves.js";
+import { groupTricks, seatActions, trickMoves } from "./round.js";
 
 /** A seat's display name: its player's name, "Bot n" (translated) for bots, or "Seat n". */
 export function seatName(state, seat) {
@@ -76,7 +76,7 @@ export function renderRing(root, state) {
   const players = view.players;
   const bottom = state.mySeat ?? 0;
   const finished = view.finished || [];
-  const actions = recentActions(view);
+  const actions = seatActions(view);
   const boxes = [];
   for (let seat = 0; seat < players; seat += 1) {
     const info = state.seats[seat] || {};
