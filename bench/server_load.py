@@ -38,6 +38,7 @@ import itertools
 import os
 import random
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -141,23 +142,29 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 class ProcessMeter:
-    """CPU seconds and peak resident memory of a process, from /proc."""
+    """CPU seconds and peak resident memory of processes (summed), from /proc."""
 
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
+    def __init__(self, *pids: int) -> None:
+        self.pids = pids
         self._tick = os.sysconf("SC_CLK_TCK")
 
     def cpu_seconds(self) -> float:
-        with open(f"/proc/{self.pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / self._tick  # utime + stime
+        total = 0.0
+        for pid in self.pids:
+            with contextlib.suppress(OSError):  # (a process gone: killed by the failover run)
+                with open(f"/proc/{pid}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / self._tick  # utime + stime
+        return total
 
     def peak_mb(self) -> float:
-        with open(f"/proc/{self.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-        return float("nan")
+        total = 0.0
+        for pid in self.pids:
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmHWM:"):
+                        total += int(line.split()[1]) / 1024
+        return total
 
 
 @dataclass
@@ -182,6 +189,8 @@ class PhaseResult:
     load_average: float = 0.0  # the machine's 1-minute load average at the end (all processes)
     #: p99 from a move's send to each other seat's read of its update (game phases only).
     seen_p99: float | None = None
+    #: A cluster's PostgreSQL and Redis, per decision (cluster phases only).
+    services: dict[str, float] | None = None
 
 
 # ---------------------------------------------------------------- servers
@@ -236,6 +245,129 @@ class Server:
     def pid(self) -> int:
         assert self.process is not None
         return self.process.pid
+
+
+def cluster_servers(count: int, db: str, broker: str, workdir: Path, name: str) -> list[Server]:
+    """``count`` processes of a cluster over one PostgreSQL database and one Redis."""
+    servers = []
+    for n in range(count):
+        port = free_port()
+        command = [
+            sys.executable,
+            "-m",
+            "fouronefour",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--broker",
+            broker,
+        ]
+        servers.append(Server(command, port, workdir / f"{name}-{n}.log"))
+    return servers
+
+
+@dataclass
+class Used:
+    """What a cluster's PostgreSQL and Redis did (differences of counters)."""
+
+    pg_cpu: float = 0.0
+    pg_commits: float = 0.0
+    wal_bytes: float = 0.0
+    redis_cpu: float = 0.0
+    redis_commands: float = 0.0
+    redis_bytes_in: float = 0.0
+    redis_bytes_out: float = 0.0
+
+    def minus(self, other: Used) -> Used:
+        return Used(*(getattr(self, f) - getattr(other, f) for f in self.__dataclass_fields__))
+
+    def per_decision(self, decisions: int) -> dict[str, float]:
+        return {
+            "PostgreSQL CPU µs": self.pg_cpu / decisions * 1e6,
+            "PostgreSQL commits": self.pg_commits / decisions,
+            "WAL bytes": self.wal_bytes / decisions,
+            "Redis CPU µs": self.redis_cpu / decisions * 1e6,
+            "Redis commands": self.redis_commands / decisions,
+            "Redis bytes in": self.redis_bytes_in / decisions,
+            "Redis bytes out": self.redis_bytes_out / decisions,
+        }
+
+
+class Services:
+    """A throwaway PostgreSQL and Redis on this machine (fouronefour.server.sandbox), and
+    what they used while a phase was measured."""
+
+    def __init__(self) -> None:
+        from fouronefour.server import sandbox
+
+        reason = sandbox.missing()
+        if reason:
+            raise SystemExit(f"--cluster needs PostgreSQL and Redis: {reason}")
+        self.postgres = sandbox.LocalPostgres()
+        self.redis = sandbox.LocalRedis()
+        self.postgres.start()
+        self.redis.start()
+        self.db = ""
+
+    def new_database(self) -> str:
+        self.db = self.postgres.new_database()
+        return self.db
+
+    def close(self) -> None:
+        self.redis.close()
+        self.postgres.close()
+
+    def _postgres_cpu(self) -> float:
+        """The postmaster's CPU, its children's it has reaped, and its live children's."""
+        assert self.postgres.process is not None
+        root = self.postgres.process.pid
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            with contextlib.suppress(OSError):
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+                pid, parent = int(entry), int(fields[1])
+                if pid == root:
+                    total += sum(int(fields[i]) for i in (11, 12, 13, 14)) / tick
+                elif parent == root:
+                    total += (int(fields[11]) + int(fields[12])) / tick
+        return total
+
+    async def counters(self) -> Used:
+        import asyncpg
+        import redis.asyncio as aioredis
+
+        conn = await asyncpg.connect(self.db)
+        try:
+            commits = await conn.fetchval(
+                "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+            )
+            wal = await conn.fetchval("SELECT wal_bytes FROM pg_stat_wal")
+        finally:
+            await conn.close()
+        client = aioredis.Redis.from_url(self.redis.url)
+        try:
+            stats = await client.info("stats")
+            cpu = await client.info("cpu")
+        finally:
+            await client.aclose()
+        return Used(
+            self._postgres_cpu(),
+            float(commits),
+            float(wal),
+            float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]),
+            float(stats["total_commands_processed"]),
+            float(stats["total_net_input_bytes"]),
+            float(stats["total_net_output_bytes"]),
+        )
+
+    async def used_since(self, before: Used) -> Used:
+        return (await self.counters()).minus(before)
 
 
 def game_server(db: Path, log: Path) -> Server:
@@ -368,6 +500,10 @@ class TableRun:
     #: reads of other seats that came first: to time each seat's view of a move.
     moved_at: dict[int, float] = field(default_factory=dict)
     seen_early: dict[int, list[float]] = field(default_factory=dict)
+    #: perf_counter of the last ack of a move read at this table, and of every welcome.
+    last_ack: float = 0.0
+    welcomes: list[float] = field(default_factory=list)
+    acks: list[float] = field(default_factory=list)
 
     def moved(self, version: int, sent: float, stats: Stats) -> None:
         self.moved_at[version] = sent
@@ -386,12 +522,27 @@ class TableRun:
 
 
 class SeatClient:
-    """One seat's socket: keeps the version and its own prompt, answers as a bot would."""
+    """One seat's socket: keeps the version and its own prompt, answers as a bot would.
+
+    Given several servers (a cluster), it connects to the first and, if its socket is
+    closed, reconnects to the next one, as a round-robin load balancer would send it, with
+    ``since`` (and counts the reconnect instead of an error)."""
 
     def __init__(
-        self, base: str, table: TableRun, seat: int, stats: Stats, pace: Pace, seed: int
+        self,
+        bases: list[str],
+        table: TableRun,
+        seat: int,
+        stats: Stats,
+        pace: Pace,
+        seed: int,
+        first: int = 0,
     ) -> None:
-        self.url = base.replace("http", "ws", 1) + f"/ws/{table.code}"
+        self.urls = [base.replace("http", "ws", 1) + f"/ws/{table.code}" for base in bases]
+        self.turn = first
+        self.reconnects = 0
+        #: (version, move) of every move of this seat acknowledged.
+        self.acked: list[tuple[int, str]] = []
         self.table = table
         self.seat = seat
         self.stats = stats
@@ -408,15 +559,38 @@ class SeatClient:
         self.closing = False
 
     async def connect(self) -> None:
-        self.ws = await ClientSocket.open(self.url, self.on_message)
-        hello = {"type": "hello", "protocol": 3, "token": self.table.tokens[self.seat]}
+        url = self.urls[self.turn % len(self.urls)]
+        self.ws = await ClientSocket.open(url, self.on_message)
+        hello: dict[str, Any] = {
+            "type": "hello",
+            "protocol": 3,
+            "token": self.table.tokens[self.seat],
+        }
+        if self.v is not None:
+            hello["since"] = self.v
         self.ws.send(orjson.dumps(hello).decode())
 
     async def run(self) -> None:
-        assert self.ws is not None
-        await self.ws.ended
-        if not self.closing:
-            self.stats.error("socket_dropped")
+        while True:
+            assert self.ws is not None
+            await self.ws.ended
+            if self.closing:
+                return
+            if len(self.urls) == 1:
+                self.stats.error("socket_dropped")
+                return
+            # A cluster: the next process, as a load balancer would send the reconnect.
+            self.reconnects += 1
+            self.answered = None  # a pending decision is offered again
+            self.pending.clear()
+            while not self.closing:
+                self.turn += 1
+                await asyncio.sleep(0.3)
+                try:
+                    await self.connect()
+                    break
+                except Exception:  # (a process gone: on to the next one)
+                    continue
 
     def on_message(self, text: str, arrived: float) -> None:
         self.receive(orjson.loads(text), arrived)
@@ -448,6 +622,10 @@ class SeatClient:
             sent = self.pending.pop(message["id"], None)
             if sent is not None:
                 self.stats.record_ack(sent[0], arrived)
+            if message.get("move") and not message.get("claim"):
+                self.acked.append((message["v"], message["move"]))
+                self.table.last_ack = arrived
+                self.table.acks.append(arrived)
         elif kind == "error":
             self.on_error(message)
         elif kind == "snapshot":
@@ -458,6 +636,9 @@ class SeatClient:
             self.maybe_answer()
         elif kind == "welcome":
             self.welcomed.set()
+            self.table.welcomes.append(arrived)
+            if self.v is not None and message["v"] < self.v:
+                self.stats.error("went_back")  # (a version lost: the server forgot a change)
 
     def on_error(self, message: dict[str, Any]) -> None:
         code = message["code"]
@@ -547,18 +728,22 @@ async def gather_limited(coroutines: list[Any], limit: int) -> list[Any]:
     return await asyncio.gather(*(one(c) for c in coroutines))
 
 
-async def create_tables(base: str, count: int, options: dict[str, Any]) -> list[TableRun]:
+async def create_tables(bases: list[str], count: int, options: dict[str, Any]) -> list[TableRun]:
+    """``count`` tables, each made on the next server and its seats taken through the next
+    ones (round-robin)."""
     limits = httpx.Limits(max_connections=16)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
+    async with httpx.AsyncClient(limits=limits, timeout=60) as http:
 
         async def one(n: int) -> TableRun:
-            created = await http.post("/api/tables", json={"name": f"P{n}a", **options})
+            base = bases[n % len(bases)]
+            created = await http.post(f"{base}/api/tables", json={"name": f"P{n}a", **options})
             created.raise_for_status()
             body = created.json()
             tokens = [body["token"]]
             for seat in (1, 2, 3):
                 joined = await http.post(
-                    f"/api/tables/{body['code']}/join", json={"name": f"P{n}{seat}", "seat": seat}
+                    f"{bases[(n + seat) % len(bases)]}/api/tables/{body['code']}/join",
+                    json={"name": f"P{n}{seat}", "seat": seat},
                 )
                 joined.raise_for_status()
                 tokens.append(joined.json()["token"])
@@ -616,22 +801,26 @@ async def measure(
 
 async def game_phase(
     name: str,
-    server: Server,
+    servers: list[Server],
     tables: int,
     human: bool,
     warmup: float,
     seconds: float,
     progress: Progress,
     seed: int,
+    services: Services | None = None,
 ) -> PhaseResult:
-    base = server.http
+    """Play ``tables`` tables on ``servers`` (several: a cluster, every socket and call to
+    the next process round-robin) and measure; ``services``: a cluster's PostgreSQL and
+    Redis, measured too."""
+    bases = [server.http for server in servers]
     stats = Stats()
     pace = Pace(human)
     options = HUMAN_OPTIONS if human else FLAT_OPTIONS
     setup = progress.add_task(f"{name}: creating {tables} tables", total=None)
-    runs = await create_tables(base, tables, options)
+    runs = await create_tables(bases, tables, options)
     clients = [
-        SeatClient(base, run, seat, stats, pace, seed * 1_000_003 + n * 4 + seat)
+        SeatClient(bases, run, seat, stats, pace, seed * 1_000_003 + n * 4 + seat, n + seat)
         for n, run in enumerate(runs)
         for seat in range(4)
     ]
@@ -646,10 +835,12 @@ async def game_phase(
             await asyncio.sleep(0.05)
     progress.remove_task(setup)
     quiet_collector()
-    meter = ProcessMeter(server.pid)
+    meter = ProcessMeter(*(server.pid for server in servers))
     stats.recording = False
     await asyncio.sleep(warmup)
+    before = None if services is None else await services.counters()
     server_cpu, own_cpu, own_lag = await measure(stats, meter, seconds, name, progress)
+    used = None if services is None or before is None else await services.used_since(before)
     gc.enable()
     playing = sum(1 for run in runs if run.status in ("playing", "finished"))
     held = sum(1 for c in clients if c.ws is not None and c.ws.is_open)
@@ -681,6 +872,7 @@ async def game_phase(
         stats.races,
         load_average(),
         percentile(stats.seen_ms, 0.99),
+        None if used is None else used.per_decision(max(stats.acks, 1)),
     )
 
 
@@ -867,6 +1059,21 @@ def report(results: list[PhaseResult], tables: int) -> bool:
     for r in results:
         if r.errors:
             console.print(f"errors in {r.name}: {dict(r.errors)}")
+    clustered = [r for r in results if r.services is not None]
+    if clustered:
+        services = RichTable(title="a cluster's PostgreSQL and Redis, per decision")
+        services.add_column("phase", justify="left")
+        keys = list(clustered[0].services or {})
+        for key in keys:
+            services.add_column(key, justify="right")
+        for r in clustered:
+            used = r.services or {}
+            services.add_row(r.name, *(f"{used[key]:,.1f}" for key in keys))
+        console.print(services)
+        console.print(
+            "server CPU/decision above: the cluster's processes together; PostgreSQL's and "
+            "Redis's CPU are apart, here"
+        )
     by_name = {r.name: r for r in results}
     human, flat = by_name["game, human pace"], by_name["game, flat out"]
     echo_human, echo_flat = by_name["echo at human-pace rate"], by_name["echo at flat-out rate"]
@@ -907,6 +1114,16 @@ def report(results: list[PhaseResult], tables: int) -> bool:
             f"{human_ratio:.1f}x",
         ),
     ]
+    for r in clustered:
+        if "human pace" in r.name:
+            checks += [
+                (
+                    f"{r.name}: p99 < {TARGET_HUMAN_P99_MS:.0f} ms",
+                    r.p99 < TARGET_HUMAN_P99_MS,
+                    f"{r.p99:.1f} ms",
+                ),
+                (f"{r.name}: zero errors", not r.errors, str(sum(r.errors.values()))),
+            ]
     ok = True
     for label, passed, value in checks:
         ok &= passed
@@ -916,59 +1133,209 @@ def report(results: list[PhaseResult], tables: int) -> bool:
 
 
 async def run(args: argparse.Namespace, workdir: Path) -> bool:
+    if args.failover:
+        return await failover(args, workdir)
     results: list[PhaseResult] = []
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=False,
-    ) as progress:
-        with game_server(workdir / "human.db", workdir / "human.log") as server:
-            results.append(
-                await game_phase(
-                    "game, human pace",
-                    server,
-                    args.tables,
-                    True,
-                    args.warmup,
-                    args.human_seconds,
-                    progress,
-                    args.seed,
+    services = Services() if args.cluster else None
+    try:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=False,
+        ) as progress:
+            with game_server(workdir / "human.db", workdir / "human.log") as server:
+                results.append(
+                    await game_phase(
+                        "game, human pace",
+                        [server],
+                        args.tables,
+                        True,
+                        args.warmup,
+                        args.human_seconds,
+                        progress,
+                        args.seed,
+                    )
                 )
-            )
-        with game_server(workdir / "flat.db", workdir / "flat.log") as server:
-            results.append(
-                await game_phase(
-                    "game, flat out",
-                    server,
-                    args.flat_tables or args.tables,
-                    False,
-                    args.warmup / 2,
-                    args.flat_seconds,
-                    progress,
-                    args.seed + 1,
+            with game_server(workdir / "flat.db", workdir / "flat.log") as server:
+                results.append(
+                    await game_phase(
+                        "game, flat out",
+                        [server],
+                        args.flat_tables or args.tables,
+                        False,
+                        args.warmup / 2,
+                        args.flat_seconds,
+                        progress,
+                        args.seed + 1,
+                    )
                 )
-            )
-        human_rate, flat_rate = results[0].decisions_per_s, results[1].decisions_per_s
-        with echo_server(workdir / "echo.log") as server:
-            results.extend(
-                await echo_phases(
-                    server,
-                    args.tables,
-                    # Each echo compared with a game phase is measured as long as it: a
-                    # p99 from fewer samples is the noisier one.
-                    [
-                        ("echo at human-pace rate", human_rate, args.human_seconds),
-                        ("echo at flat-out rate", flat_rate, args.flat_seconds),
-                        ("echo, flat out", 0.0, args.echo_seconds),
-                    ],
-                    progress,
-                    args.seed + 2,
+            if services is not None:
+                for human in (True, False):
+                    pace = "human pace" if human else "flat out"
+                    servers = cluster_servers(
+                        args.cluster,
+                        services.new_database(),
+                        services.redis.url,
+                        workdir,
+                        f"cluster-{pace.replace(' ', '-')}",
+                    )
+                    with contextlib.ExitStack() as stack:
+                        for server in servers:
+                            stack.enter_context(server)
+                        results.append(
+                            await game_phase(
+                                f"cluster of {args.cluster}, {pace}",
+                                servers,
+                                args.tables if human else (args.flat_tables or args.tables),
+                                human,
+                                args.warmup if human else args.warmup / 2,
+                                args.human_seconds if human else args.flat_seconds,
+                                progress,
+                                args.seed + (3 if human else 4),
+                                services,
+                            )
+                        )
+            human_rate, flat_rate = results[0].decisions_per_s, results[1].decisions_per_s
+            with echo_server(workdir / "echo.log") as server:
+                results.extend(
+                    await echo_phases(
+                        server,
+                        args.tables,
+                        # Each echo compared with a game phase is measured as long as it: a
+                        # p99 from fewer samples is the noisier one.
+                        [
+                            ("echo at human-pace rate", human_rate, args.human_seconds),
+                            ("echo at flat-out rate", flat_rate, args.flat_seconds),
+                            ("echo, flat out", 0.0, args.echo_seconds),
+                        ],
+                        progress,
+                        args.seed + 2,
+                    )
                 )
-            )
+    finally:
+        if services is not None:
+            services.close()
     # The flat-out echo keeps one message in flight per table of the human-pace phase.
     return report(results, args.tables)
+
+
+async def failover(args: argparse.Namespace, workdir: Path) -> bool:
+    """A cluster under human-pace load; the owner of ``--failover-tables`` tables is
+    killed (SIGKILL) and stays dead: how soon each of its tables is served and played
+    again, and whether any acknowledged move was lost or applied twice."""
+    count = max(2, args.cluster or 2)
+    services = Services()
+    try:
+        db = services.new_database()
+        servers = cluster_servers(count, db, services.redis.url, workdir, "failover")
+        with contextlib.ExitStack() as stack:
+            for server in servers:
+                stack.enter_context(server)
+            return await _failover(args, servers, services, count)
+    finally:
+        services.close()
+
+
+async def _failover(
+    args: argparse.Namespace, servers: list[Server], services: Services, count: int
+) -> bool:
+    import asyncpg
+
+    bases = [server.http for server in servers]
+    stats = Stats()
+    tables = args.failover_tables * count  # each process makes (so owns) as many
+    console.print(f"failover: {count} processes, {tables} tables at human pace")
+    runs = await create_tables(bases, tables, HUMAN_OPTIONS)
+    clients = [
+        SeatClient(bases, run, seat, stats, Pace(True), args.seed * 4_000 + n * 4 + seat, n + seat)
+        for n, run in enumerate(runs)
+        for seat in range(4)
+    ]
+    await gather_limited([c.connect() for c in clients], 64)
+    readers = [asyncio.create_task(c.run()) for c in clients]
+    await asyncio.wait_for(asyncio.gather(*(c.welcomed.wait() for c in clients)), 120)
+    for n in range(tables):
+        clients[n * 4].send({"type": "start", "id": "start"})
+    await asyncio.sleep(args.warmup)
+    victim = servers[0]
+    from fouronefour.server.postgres import lock_key
+
+    # The tables the victim owns: those whose lock its database session holds.
+    conn = await asyncpg.connect(services.db)
+    try:
+        held = {
+            r["objid"]
+            for r in await conn.fetch(
+                "SELECT l.objid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                " WHERE l.locktype = 'advisory' AND l.classid = 414 AND l.granted"
+                " AND a.application_name = $1",
+                f"fouronefour {victim.pid}",
+            )
+        }
+    finally:
+        await conn.close()
+    owned = {run.code for run in runs if lock_key(run.code) in held}
+    victims = [run for run in runs if run.code in owned]
+    killed_at = time.perf_counter()
+    assert victim.process is not None
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.process.wait()
+    console.print(f"SIGKILL to the owner of {len(victims)} tables")
+    deadline = killed_at + 60
+    while time.perf_counter() < deadline:
+        if all(any(t > killed_at for t in run.acks) for run in victims):
+            break
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(5)  # play on a little on the new owners
+    for c in clients:
+        c.closing = True
+    await gather_limited([c.ws.close() for c in clients if c.ws is not None], 256)
+    for reader in readers:
+        reader.cancel()
+    await asyncio.gather(*readers, return_exceptions=True)
+
+    def after(times: list[float]) -> float:
+        later = [t for t in times if t > killed_at]
+        return (min(later) - killed_at) if later else float("inf")
+
+    served = [after(run.welcomes) for run in victims]
+    played = [after(run.acks) for run in victims]
+    # Every acknowledged move against what PostgreSQL holds.
+    conn = await asyncpg.connect(services.db)
+    lost = twice = acked = 0
+    try:
+        for n, run in enumerate(runs):
+            rows = await conn.fetch("SELECT version, move FROM moves WHERE code = $1", run.code)
+            stored = {(r["version"], r["move"]) for r in rows}
+            seen: set[tuple[int, str]] = set()
+            for client in clients[n * 4 : n * 4 + 4]:
+                for ack in client.acked:
+                    acked += 1
+                    lost += ack not in stored
+                    twice += ack in seen
+                    seen.add(ack)
+    finally:
+        await conn.close()
+    reconnects = sum(c.reconnects for c in clients)
+    console.print(
+        f"tables of the killed owner: {len(victims)}; served again (a client's welcome) "
+        f"p50 {percentile(served, 0.5):.2f} s, p99 {percentile(served, 0.99):.2f} s, max "
+        f"{max(served):.2f} s; played again (a move acknowledged; players think 1-2 s) p50 "
+        f"{percentile(played, 0.5):.2f} s, p99 {percentile(played, 0.99):.2f} s, max "
+        f"{max(played):.2f} s"
+    )
+    console.print(
+        f"acknowledged moves: {acked:,} at {tables} tables; lost {lost}; applied twice {twice}; "
+        f"reconnects {reconnects:,}; errors {dict(stats.errors) or 0}"
+    )
+    ok = max(played) < 5 + HUMAN_TURN_DELAY[1] and lost == 0 and twice == 0
+    mark = "[green]met[/green]" if max(served) < 5 else "[red]MISSED[/red]"
+    console.print(f"  {mark}  every table served again within 5 s: max {max(served):.2f} s")
+    for label, value in (("no acknowledged move lost", lost), ("none applied twice", twice)):
+        console.print(f"  {'[green]met[/green]' if not value else '[red]MISSED[/red]'}  {label}")
+    return ok and max(served) < 5
 
 
 def main() -> int:
@@ -996,6 +1363,21 @@ def main() -> int:
         "--latencies", type=Path, help="write each phase's acknowledgements as CSV to this folder"
     )
     parser.add_argument("--keep", action="store_true", help="keep the databases and server logs")
+    parser.add_argument(
+        "--cluster",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also N server processes over PostgreSQL and Redis started on this machine "
+        "(sockets and calls spread round-robin, so most are relayed)",
+    )
+    parser.add_argument(
+        "--failover",
+        action="store_true",
+        help="instead: kill (SIGKILL) the owner of --failover-tables tables of a cluster "
+        "(--cluster, default 2) under human-pace load, and time the takeover",
+    )
+    parser.add_argument("--failover-tables", type=int, default=100)
     args = parser.parse_args()
     global LATENCY_DIR
     LATENCY_DIR = args.latencies

@@ -17,6 +17,7 @@ class _Recorder:
         self.name = name
         self.log = log
         self.cost = cost
+        self.woken = False
 
     def drain(self) -> None:
         ends = time.perf_counter() + self.cost
@@ -62,6 +63,8 @@ def test_a_long_fan_out_yields_to_the_loop_between_slices() -> None:
 
 
 class _Broken:
+    woken = False
+
     def drain(self) -> None:
         raise RuntimeError("a bug in one connection")
 

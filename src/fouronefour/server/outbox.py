@@ -67,6 +67,7 @@ class Outbox:
         "closed",
         "connection",
         "done",
+        "woken",
     )
 
     def __init__(self, socket: Socket, gate: Storage, sender: Sender, connection: int) -> None:
@@ -84,6 +85,8 @@ class Outbox:
         self.closed = False
         #: Set once the socket is closed (the close sent, or the client gone).
         self.done = asyncio.Event()
+        #: Waiting in the Sender's list (once: several messages need one drain).
+        self.woken = False
 
     def __len__(self) -> int:
         return len(self._items)
@@ -237,6 +240,9 @@ class Sender:
         self._scheduled = False
 
     def wake(self, outbox: Outbox) -> None:
+        if outbox.woken:
+            return
+        outbox.woken = True
         self._due.append(outbox)
         if not self._scheduled:
             self._scheduled = True
@@ -249,7 +255,9 @@ class Sender:
         try:
             while drained < len(due):
                 drained += 1
-                due[drained - 1].drain()
+                outbox = due[drained - 1]
+                outbox.woken = False
+                outbox.drain()
                 if time.perf_counter() > budget_ends:
                     break
         finally:  # (an outbox that raised is not retried; the others still get theirs)
