@@ -48,6 +48,10 @@ class OwnerHooks(Protocol):
 
     def serve(self, table: Table) -> None: ...
 
+    async def ready(self, code: str) -> None:
+        """Return once what :meth:`serve` set up for ``code`` works (others can reach it)."""
+        ...
+
     def stop(self, code: str, written: bool = True) -> None:
         """``written``: everything of it is written (else it was taken over: what was not
         written is dropped)."""
@@ -56,6 +60,9 @@ class OwnerHooks(Protocol):
 
 class _NoHooks:
     def serve(self, table: Table) -> None:
+        pass
+
+    async def ready(self, code: str) -> None:
         pass
 
     def stop(self, code: str, written: bool = True) -> None:
@@ -244,6 +251,8 @@ class TableRegistry:
             self._make_room()  # (another request may have filled the room while we waited)
             self._keep(table)
             self.hooks.serve(table)
+            # (Its link is handed out next: a join through another process must find it.)
+            await self.hooks.ready(code)
             return table, token
         raise TableError(ErrorCode.STORAGE_ERROR, "no free invite code was found: try again")
 
@@ -299,6 +308,7 @@ class TableRegistry:
         table.resume()
         self._keep(table)
         self.hooks.serve(table)
+        await self.hooks.ready(code)  # (relayed clients reconnecting meanwhile find it)
         return table
 
     def unload(self, code: str) -> bool:

@@ -57,6 +57,8 @@ log = logging.getLogger(__name__)
 WATCH_SECONDS = 0.5
 #: How long a relayed hello or HTTP call waits for its owner's answer.
 ANSWER_SECONDS = 5.0
+#: How long a new owner waits for Redis to confirm it listens for a table's requests.
+READY_SECONDS = 2.0
 
 #: An HTTP call carried out at a table: the request's body -> the answer's body.
 Operation = Callable[["Table", dict[str, Any]], dict[str, Any]]
@@ -183,6 +185,12 @@ class RelayServer:
         code = table.code
         self._broker.subscribe(request_channel(code), lambda data: self._request(table, data))
         self._fanout.announce(code)
+
+    async def ready(self, code: str) -> None:
+        """Return once requests for ``code`` reach this process (Redis confirmed the
+        subscription), or after :data:`READY_SECONDS` (Redis away: relayed clients retry)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._broker.subscribed(request_channel(code)), READY_SECONDS)
 
     def stop(self, code: str, written: bool = True) -> None:
         """No more requests for ``code`` (no longer owned here): its relayed connections are
