@@ -128,6 +128,9 @@ def test_chat_quick_phrases_mute_and_the_rate_limit_between_two_people(
     line.wait_for()
     assert line.inner_text().startswith("Ann: <b>hello</b> friends"), "shown as text only"
     friend.locator("[data-testid=bubble-0]").wait_for()
+    # Emotes are named in words for screen readers (the picture is hidden from them).
+    phrases = friend.get_by_role("group", name="Schnelle Sätze und Emotes")
+    assert phrases.get_by_role("button", name="lächelt", exact=True).count() == 1
     friend.click("[data-testid=phrase-well_played]")
     host.locator("[data-testid=chat-line]", has_text="Well played!").wait_for()
     friend.locator("[data-testid=chat-line]", has_text="Gut gespielt!").wait_for()

@@ -81,6 +81,14 @@ def test_every_key_the_client_names_exists() -> None:
     assert not [key for key in dynamic if key not in english]
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_quick_phrase_and_emote_has_words(lang: str) -> None:
+    # A screen reader reads an emote's words (chat.js hides its picture from it).
+    for key, text in _strings(lang).items():
+        if key.startswith("phrase_"):
+            assert re.search(r"\w", text), f"{lang}:{key} has no words"
+
+
 def test_every_server_error_code_has_a_message() -> None:
     protocol = (WEB.parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
     table = protocol.split("## 6. Error codes", 1)[1]

@@ -27,6 +27,19 @@ function lineText(line) {
   return line.phrase ? t(`phrase_${line.phrase}`) : line.text;
 }
 
+// An emote's picture, then its words ("🙂 smiles"): screen readers get the words only.
+const PICTURE = /^([\p{Extended_Pictographic}\u200d\ufe0f]+)\s*/u;
+
+/** A phrase as nodes: its picture hidden from screen readers, then its words. */
+function phraseNodes(key) {
+  const text = t(`phrase_${key}`);
+  const picture = text.match(PICTURE);
+  if (!picture) return [text];
+  const symbol = el("span", "emote", picture[1]);
+  symbol.setAttribute("aria-hidden", "true");
+  return [symbol, " ", text.slice(picture[0].length)];
+}
+
 /** Whether this connection may chat now (players; spectators when the host allows). */
 function canChat(state) {
   if (!state.table) return false;
@@ -43,7 +56,9 @@ export function renderChat() {
       const item = el("li", line.spectator ? "chat-line spectator" : "chat-line");
       item.dataset.testid = "chat-line";
       item.append(el("b", "", `${line.name}${line.spectator ? ` (${t("spectator")})` : ""}: `));
-      item.append(el("span", line.phrase ? "chat-phrase" : "", lineText(line)));
+      const said = el("span", line.phrase ? "chat-phrase" : "");
+      said.append(...(line.phrase ? phraseNodes(line.phrase) : [line.text]));
+      item.append(said);
       const mine = line.seat !== null && line.seat === state.seat && state.role === "player";
       if (!mine) {
         const mute = button("chat-mute", t("mute_short"), "chat-mute");
@@ -69,7 +84,8 @@ export function renderChat() {
 function renderPhrases() {
   $("chat-phrases").replaceChildren(
     ...phrases.map((key) => {
-      const chip = button("btn btn-small phrase", t(`phrase_${key}`), `phrase-${key}`);
+      const chip = button("btn btn-small phrase", "", `phrase-${key}`);
+      chip.append(...phraseNodes(key));
       chip.addEventListener("click", () => send({ phrase: key }));
       return chip;
     }),
