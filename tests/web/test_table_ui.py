@@ -268,3 +268,105 @@ def test_your_turn_sounds_vibrates_notifies_and_shows_in_the_title(
     page.reload()
     page.locator("#game").wait_for()
     assert page.locator("[data-testid=settings-toggle]").get_attribute("aria-pressed") == "true"
+
+
+def test_a_private_table_is_found_through_its_invite_link_only(
+    server_url: str, new_page: Any
+) -> None:
+    host = new_page("host", 1366, 657)
+    host.goto(server_url)
+    host.fill("[data-testid=name-input]", "Ann")
+    host.fill("[data-testid=opt-players]", "2")
+    host.check("[data-testid=opt-private]")
+    host.click("[data-testid=create-table]")
+    host.locator("[data-testid=lobby-seat-0].mine").wait_for()
+    link = host.input_value("[data-testid=invite-link]")
+    found = re.fullmatch(rf"{re.escape(server_url)}/t/(\w+)#invite=([\w-]+)", link)
+    assert found, link
+    code = found[1]
+    assert "Private" in host.locator("[data-testid=lobby-options]").inner_text()
+    # The code alone finds nothing, word for word as a code that is no table.
+    stranger = new_page("stranger", 390, 844)
+    stranger.goto(f"{server_url}/t/{code}")
+    stranger.locator("[data-testid=toast]", has_text="There is no table").wait_for()
+    # The whole link lets a friend in, and the seat stays theirs on a reload without it.
+    friend = new_page("friend", 390, 844)
+    friend.goto(link)
+    friend.fill("[data-testid=lobby-name]", "Bo")
+    friend.click("[data-testid=take-seat-1]")
+    friend.locator("[data-testid=lobby-seat-1].mine").wait_for()
+    host.locator("[data-testid=lobby-seat-1]", has_text="Bo").wait_for()
+    friend.goto(f"{server_url}/t/{code}")
+    friend.locator("[data-testid=lobby-seat-1].mine").wait_for()
+    assert friend.input_value("[data-testid=invite-link]") == link
+
+
+#: Counts the page's WebSockets and the frames it sends (by request id).
+SOCKET_SPY = """
+(() => {
+  window.__sockets = 0;
+  window.__sent = {};
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__sockets += 1; }
+    send(data) {
+      const id = JSON.parse(data).id;
+      if (id !== undefined) window.__sent[id] = (window.__sent[id] || 0) + 1;
+      return super.send(data);
+    }
+  };
+})()
+"""
+
+
+def test_a_refused_request_is_sent_again_and_a_replaced_tab_stops(
+    server_url: str, new_page: Any
+) -> None:
+    old = new_page("old-tab", 1366, 657)
+    old.add_init_script(SOCKET_SPY)
+    table = create_table(old, server_url, {"name": "Ann", "players": 2})
+    old.goto(f"{server_url}{table['link']}")
+    old.locator("[data-testid=lobby-seat-0].mine").wait_for()
+    # More requests at once than the connection's burst: those refused for the rate limit
+    # go again after retry_after_ms, and every one is answered (docs/protocol.md section 3).
+    sent = old.evaluate(
+        """async () => {
+            const { request } = await import('/static/session.js');
+            const answers = await Promise.all(
+                Array.from({length: 45}, () => request({type: 'ping'})));
+            if (!answers.every((answer) => answer.type === 'pong')) throw new Error('no pong');
+            return Object.values(window.__sent);
+        }"""
+    )
+    assert len(sent) == 45 and max(sent) >= 2, sent
+    # The same seat in a newer tab, and seven more of its connections: the old tab's is the
+    # oldest of nine, so the server closes it (a seat keeps its 8 newest).
+    new = new_page("new-tab", 390, 844)
+    new.goto(server_url)
+    new.evaluate(
+        """([code, token]) =>
+            localStorage.setItem(`414.table.${code}`, JSON.stringify({seat: 0, token}))""",
+        [table["code"], table["token"]],
+    )
+    new.goto(f"{server_url}{table['link']}")
+    new.locator("[data-testid=lobby-seat-0].mine").wait_for()
+    new.evaluate(
+        """([code, token]) => Promise.all(Array.from({length: 7}, () => new Promise((done) => {
+            const socket = new WebSocket(`ws://${location.host}/ws/${code}`);
+            socket.onopen = () => socket.send(JSON.stringify({type: 'hello', protocol: 3, token}));
+            socket.onmessage = (event) => {
+                if (JSON.parse(event.data).type === 'welcome') done();
+            };
+        })))""",
+        [table["code"], table["token"]],
+    )
+    stopped = old.locator("[data-testid=stopped-text]")
+    stopped.wait_for()
+    assert "newer tabs or on other devices" in stopped.inner_text()
+    assert old.locator("[data-testid=connection]").is_hidden(), "no 'reconnecting' loop"
+    # Playing here again takes the seat back; the oldest other connection (the new tab's
+    # page) is the one closed now, and says so.
+    old.click("[data-testid=stopped-retry]")
+    new.locator("[data-testid=stopped-text]").wait_for()
+    old.locator("[data-testid=stopped]").wait_for(state="hidden")
+    assert old.evaluate("window.__sockets") == 2, "the stopped tab reconnected on its own"

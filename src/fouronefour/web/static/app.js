@@ -31,6 +31,18 @@ import { initLearn, learnRoute, retranslateLearn, showLearn } from "./learn.js";
 import { initLesson, openLesson, retranslateLesson } from "./lesson.js";
 import { initPractice, retranslatePractice } from "./practice.js";
 
+/** The invite link's own part: `/t/CODE`, and `#invite=SECRET` for a private table. */
+export function inviteLink(code) {
+  const invite = storage.invite(code);
+  return `${location.origin}/t/${code}${invite ? `#invite=${invite}` : ""}`;
+}
+
+/** Keep the invite of a private table's link (#invite=..., also in a handoff link). */
+function keepInviteFromHash(code) {
+  const match = location.hash.match(/invite=([A-Za-z0-9_-]+)/);
+  if (match) storage.setInvite(code, match[1]);
+}
+
 function tableCodeFromPath() {
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
   return match ? match[1].toUpperCase() : null;
@@ -45,6 +57,7 @@ function render() {
   const bits = [i18n.t("table_n", { code: table.code }), i18n.t("seats_count", { n: options.players })];
   if (options.hooking) bits.push(i18n.t("rule_hooking"));
   if (options.tribute) bits.push(i18n.t("rule_tribute"));
+  if (options.private) bits.push(i18n.t("private_short"));
   $("topbar-info").textContent = bits.join(" · ");
   setBaseTitle(`414 · ${table.code}`);
   const inLobby = table.status === "lobby" || !state.state;
@@ -89,6 +102,7 @@ function replays() {
 async function enterTable(code) {
   if (session.conn) session.conn.close();
   session.conn = null;
+  hideStopped();
   dispatch({ type: "enter", code });
   resetLobby();
   resetHand();
@@ -99,7 +113,8 @@ async function enterTable(code) {
   $("lobby").hidden = true;
   $("game").hidden = true;
   $("invite-code").textContent = code;
-  $("invite-link").value = `${location.origin}/t/${code}`;
+  keepInviteFromHash(code);
+  $("invite-link").value = inviteLink(code);
   let table;
   try {
     table = await api.table(code);
@@ -129,6 +144,11 @@ function connect(code, token) {
       $("conn").hidden = connected;
     },
     onFatal(error) {
+      if (error.code === "too_many_connections") {
+        // Not a toast: this tab is done until its player says otherwise.
+        showStopped(error.replaced ? "stopped_replaced" : "error_too_many_connections", error.replaced ? "play_here" : "try_again");
+        return;
+      }
       if (error.code === "bad_token" || error.code === "kicked") {
         // The stored seat is no longer valid (another server, or a reset): watch instead.
         storage.forgetSeat(code);
@@ -144,12 +164,27 @@ function connect(code, token) {
   conn.open();
 }
 
+/** Say why this tab stopped, with one button to connect again. */
+function showStopped(textKey, buttonKey) {
+  $("stopped-text").dataset.i18n = textKey;
+  $("stopped-retry").dataset.i18n = buttonKey;
+  i18n.translatePage($("stopped"));
+  $("conn").hidden = true;
+  $("stopped").hidden = false;
+  $("stopped-retry").focus();
+}
+
+function hideStopped() {
+  $("stopped").hidden = true;
+}
+
 function route() {
   const code = tableCodeFromPath();
   if (code) enterTable(code);
   else {
     if (session.conn) session.conn.close();
     session.conn = null;
+    hideStopped();
     dispatch({ type: "enter", code: null });
     document.body.classList.remove("in-game");
     clearToast();
@@ -234,6 +269,10 @@ async function main() {
     }
   });
   $("copy-link").addEventListener("click", copyLink);
+  $("stopped-retry").addEventListener("click", () => {
+    hideStopped();
+    session.conn?.open(); // a seat's player here again: the oldest other connection goes
+  });
   window.addEventListener("popstate", route);
   setInterval(tickGame, 250);
   route();

@@ -94,7 +94,8 @@ function renderPhrases() {
 
 async function send(content) {
   try {
-    await request({ type: "chat", ...content });
+    // Not sent again on its own when refused: the writer is told when to write again.
+    await request({ type: "chat", ...content }, { resend: false });
     if (content.text !== undefined) $("chat-input").value = "";
   } catch (error) {
     if (error instanceof ApiError && error.code === "rate_limited") {

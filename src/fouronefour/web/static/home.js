@@ -22,6 +22,7 @@ function readCreateForm() {
     turn_seconds: Number(data.get("turn_seconds")),
     hook_mode: data.get("hook_windows"),
     bot: data.get("bot"),
+    private: form.elements.private.checked,
     seat: 0,
   };
   const decks = data.get("decks");
@@ -43,6 +44,7 @@ async function createTable(event) {
   try {
     const created = await api.createTable(readCreateForm());
     storage.setSeat(created.code, created.seat, created.token);
+    if (created.invite) storage.setInvite(created.code, created.invite);
     history.pushState(null, "", created.link || `/t/${created.code}`);
     enterTable(created.code);
   } catch (error) {

@@ -27,6 +27,7 @@ function renderLobbyOptions(options) {
     [t("hook_windows"), `${t(options.hook_mode === "fast" ? "windows_fast" : "windows_fair")} · ${options.hook_seconds} s`],
     [t("bot_level"), t(`bot_${options.bot}`)],
   ];
+  if (options.private) items.push([t("private_short"), t("private_lobby")]);
   $("lobby-options").replaceChildren(
     ...items.map(([label, value]) => {
       const item = el("li");

@@ -4,6 +4,12 @@
 // server answers with the missed updates or a snapshot. Updates must arrive with versions
 // increasing by one: a gap means something was lost, so the socket is closed and opened
 // again with `since`, which gets exactly what is missing.
+//
+// A message the server refuses for its rate limit (`rate_limited` with `retry_after_ms`) is
+// sent again, unchanged, once that time has passed; the requests after it wait their turn,
+// then go at the pace the server said (protocol.md section 3, "Rate limit").
+
+import { storage } from "./storage.js";
 
 function randomId() {
   // crypto.getRandomValues works on plain http too (randomUUID needs a secure context).
@@ -12,17 +18,22 @@ function randomId() {
 }
 
 export class ApiError extends Error {
-  constructor(code, message, retryAfterMs = null) {
+  constructor(code, message, retryAfterMs = null, replaced = false) {
     super(message || code);
     this.code = code;
     this.retryAfterMs = retryAfterMs; // a chat line over its limit: when to try again
+    this.replaced = replaced; // too_many_connections: newer connections of the seat took over
   }
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, code = null) {
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  // A private table answers only with its invite (docs/protocol.md section 2).
+  const invite = code && storage.invite(code);
+  if (invite) headers["X-Invite"] = invite;
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   let data = null;
@@ -41,20 +52,29 @@ async function request(method, path, body) {
 export const api = {
   config: () => request("GET", "/api/config"),
   createTable: (options) => request("POST", "/api/tables", options),
-  table: (code) => request("GET", `/api/tables/${encodeURIComponent(code)}`),
-  join: (code, name, seat) =>
-    request("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name, seat }),
+  table: (code) => request("GET", `/api/tables/${encodeURIComponent(code)}`, undefined, code),
+  join: (code, name, seat) => {
+    const invite = storage.invite(code);
+    const body = invite ? { name, seat, invite } : { name, seat };
+    return request("POST", `/api/tables/${encodeURIComponent(code)}/join`, body);
+  },
   claim: (code, handoff, name) =>
     request("POST", `/api/tables/${encodeURIComponent(code)}/claim`, { handoff, name }),
-  replays: (code) => request("GET", `/api/tables/${encodeURIComponent(code)}/replays`),
+  replays: (code) => request("GET", `/api/tables/${encodeURIComponent(code)}/replays`, undefined, code),
   replay: (code, match) =>
-    request("GET", `/api/tables/${encodeURIComponent(code)}/replays/${match}`),
+    request("GET", `/api/tables/${encodeURIComponent(code)}/replays/${match}`, undefined, code),
 };
 
 /**
  * One table's live connection. `handlers`: onWelcome(msg), onSnapshot(msg), onUpdate(msg),
  * onPresence(msg), onStatus(connected: bool), onFatal(error) for errors that close the connection for good.
  */
+//
+// Fatal refusals: the connection is closed and not opened again on its own, since opening
+// it again would be refused the same way (or, for a seat's connection replaced by newer
+// ones, would close another tab of the same player in turn).
+const FATAL = new Set(["bad_token", "kicked", "table_not_found", "hello_required", "bad_protocol", "too_many_connections"]);
+
 export class TableConnection {
   constructor(code, token, handlers) {
     this.code = code;
@@ -69,6 +89,9 @@ export class TableConnection {
     this.retryDelay = 300;
     this.pingTimer = null;
     this.name = null;
+    this.held = []; // requests refused for the rate limit (or queued behind one), in order
+    this.holdTimer = null;
+    this.greeted = false; // welcomed on this socket: a later too_many_connections means replaced
   }
 
   open() {
@@ -77,10 +100,13 @@ export class TableConnection {
     const socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}`);
     this.socket = socket;
     socket.addEventListener("open", () => {
+      this.greeted = false;
       const hello = { type: "hello", protocol: 3 };
       if (this.token) hello.token = this.token;
       else if (this.name) hello.name = this.name; // a spectator's name for chat and presence
       if (this.version !== null) hello.since = this.version;
+      const invite = storage.invite(this.code);
+      if (invite) hello.invite = invite; // a private table's spectators need it
       socket.send(JSON.stringify(hello));
       this.retryDelay = 300;
       this.handlers.onStatus?.(true);
@@ -95,6 +121,7 @@ export class TableConnection {
   closed(socket) {
     if (socket !== this.socket) return;
     clearInterval(this.pingTimer);
+    this.dropHeld();
     for (const { reject } of this.pending.values()) reject(new ApiError("disconnected"));
     this.pending.clear();
     if (this.closedForGood) return;
@@ -110,6 +137,7 @@ export class TableConnection {
   close() {
     this.closedForGood = true;
     clearInterval(this.pingTimer);
+    this.dropHeld();
     if (this.socket) this.socket.close();
     this.socket = null;
   }
@@ -132,6 +160,7 @@ export class TableConnection {
     }
     switch (message.type) {
       case "welcome":
+        this.greeted = true;
         this.handlers.onWelcome?.(message);
         break;
       case "snapshot":
@@ -167,6 +196,10 @@ export class TableConnection {
   settle(message, ok) {
     const entry = message.id !== undefined ? this.pending.get(message.id) : undefined;
     if (!entry) return false;
+    if (!ok && message.code === "rate_limited" && entry.resend && message.retry_after_ms > 0) {
+      this.hold(entry.payload, message.retry_after_ms);
+      return true;
+    }
     this.pending.delete(message.id);
     if (ok) entry.resolve(message);
     else entry.reject(new ApiError(message.code, message.message, message.retry_after_ms ?? null));
@@ -174,11 +207,36 @@ export class TableConnection {
   }
 
   handleUnanswered(message) {
-    const fatal = ["bad_token", "kicked", "table_not_found", "hello_required", "bad_protocol", "too_many_connections"];
-    if (fatal.includes(message.code)) {
+    if (FATAL.has(message.code)) {
       this.closedForGood = true;
-      this.handlers.onFatal?.(new ApiError(message.code, message.message));
+      const replaced = message.code === "too_many_connections" && this.greeted && this.token !== null;
+      this.handlers.onFatal?.(new ApiError(message.code, message.message, null, replaced));
+    } else if (message.code === "rate_limited" && message.retry_after_ms > 0) {
+      // Refused before the hello was read (too many lookups): wait as told to reconnect.
+      this.retryDelay = Math.max(this.retryDelay, message.retry_after_ms);
     }
+  }
+
+  /** Send `payload` again after `ms`; the requests after it wait behind it. */
+  hold(payload, ms) {
+    this.held.unshift(payload); // refused first, so it goes first
+    clearTimeout(this.holdTimer);
+    this.holdTimer = setTimeout(() => this.release(ms), ms);
+  }
+
+  /** Send the held requests one at a time, `pace` ms apart (a refusal holds them again). */
+  release(pace) {
+    this.holdTimer = null;
+    const payload = this.held.shift();
+    if (payload === undefined) return;
+    if (this.pending.has(payload.id)) this.sendRaw(payload);
+    if (this.held.length) this.holdTimer = setTimeout(() => this.release(pace), pace);
+  }
+
+  dropHeld() {
+    clearTimeout(this.holdTimer);
+    this.holdTimer = null;
+    this.held = [];
   }
 
   sendRaw(message) {
@@ -189,17 +247,24 @@ export class TableConnection {
     return false;
   }
 
-  /** Send a message with an id; resolves with its ack/hint, rejects with ApiError. */
-  request(message) {
+  /**
+   * Send a message with an id; resolves with its ack/hint, rejects with ApiError. Refused
+   * for the rate limit, it is sent again when the server says, unless `resend` is false
+   * (then it rejects with `rate_limited` and its `retryAfterMs`).
+   */
+  request(message, { resend = true } = {}) {
     // Unique across page loads: the server answers a repeated id of an accepted move with
     // the old ack, so a counter restarting at 1 after a refresh would be mistaken for it.
     const id = `${this.idPrefix}.${this.nextId++}`;
+    const payload = { ...message, id };
     return new Promise((resolve, reject) => {
-      if (!this.sendRaw({ ...message, id })) {
+      if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
         reject(new ApiError("disconnected"));
         return;
       }
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, payload, resend });
+      if (this.holdTimer !== null) this.held.push(payload); // behind a refused one, in order
+      else this.sendRaw(payload);
     });
   }
 }

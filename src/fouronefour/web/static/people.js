@@ -60,7 +60,9 @@ async function handoff(seat) {
   try {
     const ack = await request({ type: "handoff", seat });
     const secret = ack.handoff.secret;
-    const link = `${location.origin}/t/${session.state.code}#claim=${secret}`;
+    // At a private table the invite goes along: the newcomer's page must find the table.
+    const invite = storage.invite(session.state.code);
+    const link = `${location.origin}/t/${session.state.code}#claim=${secret}${invite ? `&invite=${invite}` : ""}`;
     $("handoff-link").value = link;
     $("handoff-secret").textContent = secret;
     $("handoff-for").textContent = t("handoff_for", { name: seatName(tableSeats(), seat) });

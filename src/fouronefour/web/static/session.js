@@ -22,10 +22,10 @@ export function dispatch(message) {
   for (const listener of listeners) listener(previous, session.state, message);
 }
 
-/** Send a request over the table's connection (rejects with ApiError). */
-export function request(message) {
+/** Send a request over the table's connection (rejects with ApiError; options: net.js). */
+export function request(message, options) {
   if (!session.conn) return Promise.reject(new Error("not connected"));
-  return session.conn.request(message);
+  return session.conn.request(message, options);
 }
 
 /** The server's clock now, in ms. */

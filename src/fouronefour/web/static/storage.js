@@ -1,4 +1,5 @@
-// What a browser remembers: the player's name, a seat token per table, settings.
+// What a browser remembers: the player's name, a seat token and a private table's invite
+// per table, settings.
 
 function readJson(key, fallback) {
   try {
@@ -24,6 +25,13 @@ export const storage = {
   },
   forgetSeat(code) {
     localStorage.removeItem(`414.table.${code}`);
+  },
+  /** A private table's invite (the secret of its invite link), once this browser had it. */
+  invite(code) {
+    return localStorage.getItem(`414.invite.${code}`);
+  },
+  setInvite(code, invite) {
+    localStorage.setItem(`414.invite.${code}`, invite);
   },
   settings() {
     return readJson("414.settings", {});
