@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("fouronefour.arena.command", "measure bots against each other"),
     "train": ("fouronefour.train.command", "train the learned bot (needs the train extra)"),
     "simulate": ("fouronefour.simulate", "play random legal moves and report the speed"),
+    "analyse": ("fouronefour.analysis.command", "where a finished match was won and lost"),
 }
 
 #: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.

@@ -1,0 +1,198 @@
+"""``fouronefour analyse REPLAY.json``: where a finished match was won and lost.
+
+Reads a match as the replay viewer downloads it (docs/protocol.md, section 2, "replays"),
+analyses its rounds (:func:`fouronefour.analysis.analyse_round`) with a progress bar,
+prints the marked moves (inaccuracies, mistakes and blunders, each with the better move)
+and writes the win-chance graph per team as a PNG. docs/analysis.md has the method.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from .labels import MARKED
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Where a finished match was won and lost: every decision judged from the cards its "
+        "player could see, the inaccuracies, mistakes and blunders printed with the better "
+        "move, and each team's chance to win drawn as a PNG (docs/analysis.md)."
+    )
+    parser.add_argument(
+        "replay",
+        type=Path,
+        metavar="REPLAY.json",
+        help="a finished match as the replay viewer downloads it",
+    )
+    parser.add_argument(
+        "--worlds",
+        type=int,
+        default=64,
+        metavar="N",
+        help="worlds sampled per decision: more is steadier and slower (default %(default)s)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="seed of the analysis (default %(default)s)",
+    )
+    parser.add_argument(
+        "--round", type=int, default=None, metavar="K", help="analyse round K only (from 1)"
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="PNG",
+        help="the graph's PNG (default: the replay's name with -analysis.png)",
+    )
+    parser.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="also write the analysis as JSON to this file",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from . import chart
+    from .replays import read_replay
+    from .rounds import analyse_round
+
+    console = Console()
+    if args.worlds < 2:
+        console.print("[red]--worlds must be at least 2[/red]")
+        return 2
+    try:
+        replay = read_replay(json.loads(args.replay.read_text(encoding="utf-8")))
+    except OSError as error:
+        console.print(f"[red]cannot read {args.replay}: {error.strerror or error}[/red]")
+        return 2
+    except ValueError as error:  # bad JSON or not a replay
+        console.print(f"[red]{args.replay} is not a replay this version can read: {error}[/red]")
+        return 2
+    rounds = replay.rounds
+    if args.round is not None:
+        rounds = [r for r in rounds if r.number == args.round]
+        if not rounds:
+            console.print(
+                f"[red]the match has no round {args.round} (rounds 1-{len(replay.rounds)})[/red]"
+            )
+            return 2
+    out = args.out or args.replay.with_name(f"{args.replay.stem}-analysis.png")
+    if not chart.available():
+        console.print(f"no graph: it needs matplotlib ({chart.INSTALL_HINT})")
+
+    results: list[tuple[int, list[dict[str, Any]]]] = []
+    total = sum(len(r.moves) for r in rounds)
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("decisions analysed", total=total)
+        for r in rounds:
+            progress.update(task, description=f"round {r.number}")
+            done = progress.tasks[0].completed
+
+            def advance(finished: int, _: int, base: float = done) -> None:
+                progress.update(task, completed=base + finished)
+
+            decisions = analyse_round(
+                r.start, r.moves, worlds=args.worlds, seed=args.seed, progress=advance
+            )
+            results.append((r.number, decisions))
+
+    for r, (_, decisions) in zip(rounds, results, strict=True):
+        _print_round(console, replay, r, decisions)
+    if len(results) > 1:
+        _print_totals(console, replay.names, results)
+    if args.json is not None:
+        payload = {
+            "worlds": args.worlds,
+            "seed": args.seed,
+            "rounds": [
+                {"round_number": n, "first_step": r.first_step, "decisions": d}
+                for r, (n, d) in zip(rounds, results, strict=True)
+            ],
+        }
+        args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+        console.print(f"wrote {args.json}")
+    if chart.available():
+        teams = [
+            " & ".join(replay.names[s] for s in range(t, replay.rules.players, 2)) for t in (0, 1)
+        ]
+        title = (
+            f"Round {rounds[0].number}"
+            if len(rounds) == 1
+            else f"Rounds {rounds[0].number}-{rounds[-1].number}"
+        )
+        chart.write_win_chart(results, out, f"{title}: each team's chance to win the round", teams)
+        console.print(f"wrote {out}")
+    return 0
+
+
+def _print_round(console: Any, replay: Any, r: Any, decisions: list[dict[str, Any]]) -> None:
+    from rich.table import Table
+
+    end = r.start
+    for move in r.moves:
+        end = end.apply(move)
+    if end.is_over:
+        team = end.winning_team
+        winners = " & ".join(replay.names[s] for s in range(team, replay.rules.players, 2))
+        caught = ", ".join(replay.names[s] for s in end.caught) or "nobody"
+        outcome = f"team {team} ({winners}) won, caught {caught}"
+    else:
+        outcome = "not finished"
+    console.print(f"\n[bold]Round {r.number}[/bold] at level {r.start.level}: {outcome}")
+    marked = [(i, d) for i, d in enumerate(decisions) if d["label"] in MARKED]
+    if not marked:
+        console.print("no marked moves")
+        return
+    table = Table(show_edge=False)
+    for column in ("step", "player", "decision", "played", "label", "better", "win chance"):
+        table.add_column(column, justify="right" if column in ("step", "win chance") else "left")
+    colours = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red"}
+    for i, d in marked:
+        table.add_row(
+            str(r.first_step + i),
+            f"{replay.names[d['seat']]} (seat {d['seat']})",
+            d["decision"],
+            d["move"],
+            f"[{colours[d['label']]}]{d['label']}[/]",
+            d["best_move"],
+            f"{d['played_win_chance']:.0%} instead of {d['best_win_chance']:.0%}",
+        )
+    console.print(table)
+
+
+def _print_totals(
+    console: Any, names: list[str], results: list[tuple[int, list[dict[str, Any]]]]
+) -> None:
+    from rich.table import Table
+
+    table = Table(title="Marked moves per player", show_edge=False)
+    table.add_column("player")
+    for label in MARKED:
+        table.add_column(label, justify="right")
+    for seat, name in enumerate(names):
+        mine = [d for _, ds in results for d in ds if d["seat"] == seat]
+        table.add_row(name, *(str(sum(d["label"] == label for d in mine)) for label in MARKED))
+    console.print(table)
+
+
+__all__ = ["add_arguments", "run"]

@@ -1,0 +1,151 @@
+"""A round analysed decision by decision, and a match split into its rounds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+from fouronefour.engine import Match, Round, Rules
+
+from .decision import DecisionAnalysis, analyse_decision
+from .rollouts import RolloutPolicy, greedy_policy
+
+#: Called after each decision with (decisions done, decisions in all).
+Progress = Callable[[int, int], None]
+
+
+def analyse_round_details(
+    start: Round,
+    moves: Sequence[str],
+    *,
+    worlds: int = 64,
+    seed: int | str = 0,
+    policy: RolloutPolicy = greedy_policy,
+    candidates: int = 4,
+    progress: Progress | None = None,
+) -> list[DecisionAnalysis]:
+    """:func:`analyse_round` with the full records (loss errors, rollouts played)."""
+    if not isinstance(start, Round):
+        raise TypeError(f"start must be a Round, not {type(start).__name__}")
+    if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 2:
+        raise ValueError(f"worlds must be an integer of at least 2, not {worlds!r}")
+    if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 2:
+        raise ValueError(f"candidates must be an integer of at least 2, not {candidates!r}")
+    moves = list(moves)
+    # Check the whole round before spending anything on it.
+    rounds = [start]
+    for index, move in enumerate(moves):
+        if rounds[-1].is_over:
+            raise ValueError(f"move {index} ({move!r}) comes after the round ended")
+        rounds.append(rounds[-1].apply(move))
+    out = []
+    for index, move in enumerate(moves):
+        out.append(
+            analyse_decision(
+                rounds[index],
+                move,
+                worlds=worlds,
+                seed=f"fouronefour/analysis/{seed}/{index}",
+                policy=policy,
+                candidates=candidates,
+            )
+        )
+        if progress is not None:
+            progress(index + 1, len(moves))
+    return out
+
+
+def analyse_round(
+    start: Round,
+    moves: Sequence[str],
+    *,
+    worlds: int = 64,
+    seed: int | str = 0,
+    policy: RolloutPolicy = greedy_policy,
+    candidates: int = 4,
+    progress: Progress | None = None,
+) -> list[dict[str, Any]]:
+    """Every decision of a round, judged as its seat could judge it before moving.
+
+    ``start`` is the round as dealt (tribute paid), ``moves`` its decisions in order
+    (declined hook and unhook offers included, as ``Match.moves`` records them; a
+    prefix of the round is fine). Returns one JSON-able dict per decision with ``seat``,
+    ``move`` (canonical), ``decision``, ``win_chance``, ``best_move``,
+    ``best_win_chance``, ``played_win_chance`` and ``label``
+    (:data:`~fouronefour.analysis.labels.LABELS`). The same arguments give the same
+    result. Raises IllegalMove (a ValueError) for a move that is not legal where it is
+    played, ValueError for bad arguments.
+    """
+    details = analyse_round_details(
+        start,
+        moves,
+        worlds=worlds,
+        seed=seed,
+        policy=policy,
+        candidates=candidates,
+        progress=progress,
+    )
+    return [d.to_dict() for d in details]
+
+
+def match_rounds(
+    rules: Rules | Mapping[str, Any], seed: int | str, moves: Sequence[str]
+) -> Iterator[tuple[Round, list[str]]]:
+    """Each round of a match as ``(start, moves)``: the round as dealt (tribute paid)
+    and its decisions. ``rules``, ``seed`` and ``moves`` are a match as stored (a
+    ``Rules`` or its dict, ``Match.seed``, ``Match.moves``); a match not yet over ends
+    with its round in progress. Raises IllegalMove for a move that is not legal."""
+    if not isinstance(rules, Rules):
+        rules = rules_from_dict(rules)
+    match = Match(rules, seed)
+    start = match.round
+    current: list[str] = []
+    for move in moves:
+        finished = len(match.results)
+        match = match.apply(move)
+        current.append(move)
+        if len(match.results) > finished:
+            yield start, current
+            start, current = match.round, []
+    if current:
+        yield start, current
+
+
+def analyse_match_round(
+    rules: Rules | Mapping[str, Any],
+    match_seed: int | str,
+    moves: Sequence[str],
+    round_number: int,
+    *,
+    worlds: int = 64,
+    seed: int | str = 0,
+) -> list[dict[str, Any]]:
+    """:func:`analyse_round` of round ``round_number`` (from 1) of a stored match, from
+    plain data: what a worker process is handed (``moves`` may run past that round)."""
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+        raise ValueError(f"round_number must be a positive integer, not {round_number!r}")
+    for number, (start, round_moves) in enumerate(match_rounds(rules, match_seed, moves), 1):
+        if number == round_number:
+            return analyse_round(start, round_moves, worlds=worlds, seed=seed)
+    raise ValueError(f"the match has no round {round_number}")
+
+
+def rules_from_dict(spec: Mapping[str, Any]) -> Rules:
+    """Rules from their ``to_dict`` form; ValueError naming what is wrong."""
+    if not isinstance(spec, Mapping):
+        raise ValueError(f"rules must be an object, not {type(spec).__name__}")
+    known = {"players", "decks", "hooking", "tribute", "bomb_ladder"}
+    unknown = sorted(set(spec) - known)
+    if unknown:
+        raise ValueError(f"unknown rule option(s): {', '.join(map(str, unknown))}")
+    return Rules(**dict(spec))
+
+
+__all__ = [
+    "Progress",
+    "analyse_match_round",
+    "analyse_round",
+    "analyse_round_details",
+    "match_rounds",
+    "rules_from_dict",
+]
