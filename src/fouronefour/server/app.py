@@ -56,6 +56,7 @@ from .table import (
 if TYPE_CHECKING:
     from .redisfanout import RedisFanout
     from .relay import Operation, Relay, RelayServer
+    from .shared import SharedBuckets, SharedCounts
 
 log = logging.getLogger(__name__)
 
@@ -117,18 +118,26 @@ class AddressLimiter:
     limited. Behind a reverse proxy on the same machine every client would look like one of
     those: the proxy must connect over 127.0.0.1 and send ``X-Forwarded-For`` (uvicorn
     trusts it from 127.0.0.1 only), which names the real address. The buckets are this
-    process's own."""
+    process's own, or a cluster's in Redis (``shared``, shared.py)."""
 
-    def __init__(self, rate_per_second: float, burst: int, limit_loopback: bool = False) -> None:
+    def __init__(
+        self,
+        rate_per_second: float,
+        burst: int,
+        limit_loopback: bool = False,
+        shared: SharedBuckets | None = None,
+    ) -> None:
         self._buckets = AddressBuckets(rate_per_second, burst)
+        self._shared = shared
         self._limit_loopback = limit_loopback
 
-    def check(self, request: Request) -> None:
+    async def check(self, request: Request) -> None:
         """Count the request, or raise ``rate_limited`` if the address is over its limit."""
         key = address_key(request.client.host if request.client else None, self._limit_loopback)
         if key is None:
             return
-        wait = self._buckets.take(key)
+        shared = self._shared
+        wait = self._buckets.take(key) if shared is None else await shared.take(key)
         if wait:
             seconds = max(1, math.ceil(min(3600.0, wait)))
             raise RateLimited(
@@ -142,10 +151,19 @@ class FailedLookups:
     them): each client address may ask for ``burst`` codes that are no table, then one every
     ``1 / rate_per_second`` seconds. While it has none left, every lookup from it is refused
     (``rate_limited``), a table's code too, so that a refusal tells nothing. Loopback
-    clients are not limited, unless ``limit_loopback`` (AddressLimiter says why)."""
+    clients are not limited, unless ``limit_loopback`` (AddressLimiter says why). In a
+    cluster the buckets are shared by its processes (``shared``), so that guessing through
+    several processes gains nothing."""
 
-    def __init__(self, rate_per_second: float, burst: int, limit_loopback: bool) -> None:
+    def __init__(
+        self,
+        rate_per_second: float,
+        burst: int,
+        limit_loopback: bool,
+        shared: SharedBuckets | None = None,
+    ) -> None:
         self._buckets = AddressBuckets(rate_per_second, burst)
+        self._shared = shared
         self._limit_loopback = limit_loopback
 
     async def find(
@@ -154,8 +172,9 @@ class FailedLookups:
         """The table of ``code``; a private one only with its ``invite`` (``ANY``: checked
         later, at a WebSocket's hello)."""
         key = address_key(host, self._limit_loopback)
+        shared = self._shared
         if key is not None:
-            wait = self._buckets.wait(key)
+            wait = self._buckets.wait(key) if shared is None else await shared.wait(key)
             if wait:
                 seconds = max(1, math.ceil(min(3600.0, wait)))
                 raise RateLimited(
@@ -168,7 +187,10 @@ class FailedLookups:
                 raise invites.not_found(table.code)
         except TableError as error:
             if key is not None and error.code is ErrorCode.TABLE_NOT_FOUND:
-                self._buckets.take(key)
+                if shared is None:
+                    self._buckets.take(key)
+                else:
+                    await shared.take(key)
             raise
         return table
 
@@ -209,11 +231,26 @@ def create_app(
     relay_server: RelayServer | None = None
     sender = Sender()
     registry = TableRegistry(config, storage, fanout)
+    # The per-address limits a cluster's processes share, in Redis (shared.py); the
+    # connections per address (guard.py) stay each process's: they guard its descriptors.
+    shared_http = shared_lookups = None
+    watchers: SharedCounts | None = None
+    if cluster is not None:
+        from .shared import Place, SharedBuckets, SharedCounts
+
+        broker = cluster.broker
+        shared_http = SharedBuckets(
+            broker, "http", config.http_rate_per_second, config.http_rate_burst
+        )
+        shared_lookups = SharedBuckets(
+            broker, "lookups", config.lookup_rate_per_second, config.lookup_burst
+        )
+        watchers = SharedCounts(broker, "spectators", config.max_spectators_per_address)
     limiter = AddressLimiter(
-        config.http_rate_per_second, config.http_rate_burst, config.limit_loopback
+        config.http_rate_per_second, config.http_rate_burst, config.limit_loopback, shared_http
     )
     lookups = FailedLookups(
-        config.lookup_rate_per_second, config.lookup_burst, config.limit_loopback
+        config.lookup_rate_per_second, config.lookup_burst, config.limit_loopback, shared_lookups
     )
 
     async def find(code: str, client: Any, invite: object = None) -> Table:
@@ -378,7 +415,7 @@ def create_app(
     @app.post("/api/tables")
     async def create_table(request: Request) -> Response:
         try:
-            limiter.check(request)
+            await limiter.check(request)
             data = await _json_body(request)
             invite, invite_hash = new_invite() if data.get("private") is True else (None, None)
             table, token = await registry.create(data, invite_hash)
@@ -478,7 +515,7 @@ def create_app(
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> Response:
         try:
-            limiter.check(request)
+            await limiter.check(request)
             data = await _json_body(request)
         except TableError as error:
             return _error(error)
@@ -487,7 +524,7 @@ def create_app(
     @app.post("/api/tables/{code}/claim")
     async def claim(code: str, request: Request) -> Response:
         try:
-            limiter.check(request)
+            await limiter.check(request)
             data = await _json_body(request)
         except TableError as error:
             return _error(error)
@@ -581,6 +618,8 @@ def create_app(
             websocket.client.host if websocket.client else None, config.limit_loopback
         )
         outbox = Outbox(websocket, storage, sender, connection_id())
+        # (In a cluster an address's spectators are counted across it, shared.py.)
+        place = None if watchers is None or address is None else Place(watchers, address)
         try:
             table = await find(code, websocket.client, ANY)  # (invite: at hello)
         except TableError as error:
@@ -596,12 +635,12 @@ def create_app(
                 await refuse(websocket, TableError(ErrorCode.STORAGE_ERROR, "served elsewhere"))
                 return
             client = await relay.connect(code.upper(), outbox, address)
-            await Connection(websocket, config, outbox, client).serve(storage.flush)
+            await Connection(websocket, config, outbox, client, place).serve(storage.flush)
             return
         registry.hold(table.code)
         try:
             session = Session(table, fanout, admission, address, outbox)
-            await Connection(websocket, config, outbox, session).serve(storage.flush)
+            await Connection(websocket, config, outbox, session, place).serve(storage.flush)
         finally:
             registry.release(table.code)
 

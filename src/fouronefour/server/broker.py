@@ -118,6 +118,12 @@ class Broker:
         self.connected = True
 
     @property
+    def redis(self) -> aioredis.Redis | None:
+        """The command connections (a pool), for what else the cluster keeps in Redis
+        (:mod:`.shared`); None until :meth:`open`."""
+        return self._redis
+
+    @property
     def staged_seq(self) -> int:
         """The number of the last change staged in this process's storage."""
         return self._gate.staged_seq
@@ -310,9 +316,12 @@ class Broker:
 
     # ------------------------------------------------------------ processes
 
-    @staticmethod
-    def _alive_key(process: str) -> str:
-        return f"{PREFIX}alive:{process}"
+    #: What a process's alive key is named after: this, then the process's id.
+    alive_prefix = f"{PREFIX}alive:"
+
+    @classmethod
+    def _alive_key(cls, process: str) -> str:
+        return cls.alive_prefix + process
 
     async def _beat(self) -> None:
         """Keep this process's key alive."""

@@ -16,7 +16,7 @@ import math
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 from fastapi import WebSocket
@@ -27,6 +27,9 @@ from .errors import ErrorCode, TableError
 from .outbox import Outbox
 from .ratelimit import TokenBucket
 from .session import CLIENT_TYPES, PROTOCOL, error_message
+
+if TYPE_CHECKING:
+    from .shared import Place
 
 __all__ = ["PROTOCOL", "Connection", "Handler", "connection_id", "refuse"]
 
@@ -74,12 +77,21 @@ class Connection:
     """One WebSocket: a player of one seat or a spectator."""
 
     def __init__(
-        self, websocket: WebSocket, config: ServerConfig, outbox: Outbox, handler: Handler
+        self,
+        websocket: WebSocket,
+        config: ServerConfig,
+        outbox: Outbox,
+        handler: Handler,
+        place: Place | None = None,
     ) -> None:
         self.websocket = websocket
         self.config = config
         self.outbox = outbox
         self.handler = handler
+        #: In a cluster, the connection's place among its address's spectators (shared.py),
+        #: taken before a hello without a token is carried out; None: counted by the table's
+        #: admission alone.
+        self.place = place
         self._bucket = TokenBucket(config.rate_per_second, config.rate_burst, time.monotonic())
         # Refused messages sent before the time the last refusal named: a client that waits
         # as told never gets one; one forgiven a second (``rate_strikes`` close).
@@ -107,7 +119,11 @@ class Connection:
                         break
                 if message["type"] == "websocket.disconnect":
                     break
-                self._handle_frame(message.get("text"), message.get("bytes"))
+                checked = self._handle_frame(message.get("text"), message.get("bytes"))
+                if checked is not None:
+                    kind, data, request_id = checked
+                    if kind != "hello" or self.place is None or await self._may_watch(data):
+                        handler.handle(kind, data, request_id)
                 # The client's answer (its update and ack, an error) leaves in this pass of
                 # the loop, its change written first with whatever else is staged; the other
                 # seats' updates at the end of the pass (Sender): every mover of the pass is
@@ -120,6 +136,8 @@ class Connection:
             pass  # the client went away (RuntimeError: receive after a close)
         finally:
             handler.leave()
+            if self.place is not None:
+                self.place.give_back()
             outbox.close(1000, "")
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(outbox.done.wait(), CLOSE_SECONDS)
@@ -127,7 +145,27 @@ class Connection:
     def _error(self, request_id: object, code: ErrorCode, message: str) -> None:
         self.outbox.send(error_message(request_id, code, message), 0)
 
-    def _handle_frame(self, text: str | None, binary: bytes | None) -> None:
+    async def _may_watch(self, hello: dict[str, Any]) -> bool:
+        """Whether a hello may be carried out: a spectator's (no token) takes a place among
+        its address's spectators in the cluster, or is refused and closed."""
+        place = self.place
+        if place is None or self.handler.greeted or hello.get("token") is not None:
+            return True
+        if await place.take():
+            return True
+        self._error(
+            hello.get("id"),
+            ErrorCode.TOO_MANY_CONNECTIONS,
+            f"{place.key} watches with its maximum of {place.limit} connections",
+        )
+        self.outbox.close(1008, str(ErrorCode.TOO_MANY_CONNECTIONS))
+        return False
+
+    def _handle_frame(
+        self, text: str | None, binary: bytes | None
+    ) -> tuple[str, dict[str, Any], object] | None:
+        """Check one frame: refusals are answered here; a message to carry out is returned
+        (its type, body and id)."""
         size = len(text) if text is not None else len(binary or b"")
         if size > self.config.max_message_bytes:
             self._error(
@@ -136,7 +174,7 @@ class Connection:
                 f"messages are limited to {self.config.max_message_bytes} bytes",
             )
             self.outbox.close(1009, "message too large")
-            return
+            return None
         data = None
         if text is not None:
             with contextlib.suppress(orjson.JSONDecodeError):
@@ -153,7 +191,7 @@ class Connection:
                 if self._strikes > self.config.rate_strikes:
                     self._error(answer_to, ErrorCode.RATE_LIMITED, "too many messages: closing")
                     self.outbox.close(1008, "flooding")
-                    return
+                    return None
             wait = self._bucket.wait(now)
             self._retry_at = now + wait
             retry_ms = max(1, math.ceil(wait * 1000))
@@ -169,7 +207,7 @@ class Connection:
                 ),
                 0,
             )
-            return
+            return None
         if not isinstance(data, dict):
             if text is None:
                 self._error(None, ErrorCode.BAD_JSON, "messages are JSON text, not binary frames")
@@ -177,20 +215,20 @@ class Connection:
                 self._error(None, ErrorCode.BAD_JSON, "a message is one JSON object")
             if not self.handler.greeted:  # whatever this is, it does not speak the protocol
                 self.outbox.close(1008, "no hello")
-            return
+            return None
         if not id_valid:
             self._error(None, ErrorCode.BAD_MESSAGE, "id must be text (up to 64) or an integer")
-            return
+            return None
         kind = data.get("type")
         if kind not in CLIENT_TYPES:
             if not self.handler.greeted:
                 self._error(request_id, ErrorCode.HELLO_REQUIRED, "send hello first")
                 self.outbox.close(1008, "no hello")
-                return
+                return None
             self._error(request_id, ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}")
-            return
+            return None
         if not self.handler.greeted and kind != "hello":
             self._error(request_id, ErrorCode.HELLO_REQUIRED, "send hello first")
             self.outbox.close(1008, "no hello")
-            return
-        self.handler.handle(kind, data, request_id)
+            return None
+        return kind, data, request_id
