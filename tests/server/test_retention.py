@@ -20,7 +20,7 @@ from fouronefour.server.config import ServerConfig
 from fouronefour.server.errors import TableError
 from fouronefour.server.fanout import InProcessFanout
 from fouronefour.server.registry import TableRegistry
-from fouronefour.server.retention import DAY, Retention, tidy
+from fouronefour.server.retention import DAY, Retention, ThreadedRetention, tidy
 from fouronefour.server.session import PROTOCOL
 from fouronefour.server.table import Table, TableOptions
 
@@ -126,14 +126,20 @@ def test_a_table_that_changed_or_is_in_memory_is_not_deleted(
 
     # A table held in memory (used lately, or connected) is left for a later pass.
     in_memory = {lobby.code}
-    registry: Any = SimpleNamespace(unload=lambda code: code not in in_memory, retiring=set())
+
+    async def settled() -> None:
+        pass
+
+    registry: Any = SimpleNamespace(
+        unload=lambda code: code not in in_memory, retiring=set(), settled=settled
+    )
     clock.now += 2 * DAY
     retention.survey()
     clock.now += 2 * DAY
-    assert asyncio.run(tidy(retention, registry)) == 0
+    assert asyncio.run(tidy(ThreadedRetention(retention), registry)) == 0
     assert harness.storage.load_table(lobby.code) is not None
     in_memory.clear()
-    assert asyncio.run(tidy(retention, registry)) == 1
+    assert asyncio.run(tidy(ThreadedRetention(retention), registry)) == 1
     assert harness.storage.load_table(lobby.code) is None
     retention.close()
 
@@ -202,3 +208,30 @@ def test_a_server_deletes_old_tables_and_serves_their_replays(
     assert [m["match"] for m in listing["matches"]] == [1]
     assert httpx.get(f"{url}/api/tables/FNSHED/replays/1").json() == before
     assert httpx.get(f"{url}/api/tables/QUEUED/replays").status_code == 404
+
+
+def test_a_cluster_process_deletes_old_tables_in_postgres(
+    postgres: Any, redis_server: Any, make_server: Callable[..., ThreadServer]
+) -> None:
+    """End to end on PostgreSQL (pgretention.py): a table left alone is let go of by the
+    process that holds it, then deleted (what is kept is the contract tests')."""
+    import asyncpg
+
+    db = postgres.new_database()
+    server = make_server(db=db, broker=redis_server.url, keep_days=1 / DAY, table_idle_seconds=0.5)
+    left = httpx.post(f"{server.url}/api/tables", json={"name": "Ann"}).json()["code"]
+
+    async def until_deleted() -> set[str]:
+        conn = await asyncpg.connect(db)
+        try:
+            deadline = time.monotonic() + 20
+            while True:
+                codes = {r["code"] for r in await conn.fetch("SELECT code FROM tables")}
+                if left not in codes or time.monotonic() > deadline:
+                    return codes
+                await asyncio.sleep(0.2)
+        finally:
+            await conn.close()
+
+    codes = asyncio.run(until_deleted())
+    assert left not in codes

@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import invites
 from .admission import Admission
-from .backends import make_fanout, make_storage
+from .backends import is_postgres, make_fanout, make_storage
 from .bodies import BodyLimit
 from .botrunner import BotRunner, ExecutorBotRunner, available_bots
 from .chat import CHAT_LENGTH, CHAT_LINES, CHAT_SECONDS, PHRASES, chat_event
@@ -39,7 +39,7 @@ from .outbox import Outbox, Sender
 from .ratelimit import AddressBuckets, address_key
 from .registry import Elsewhere, TableRegistry
 from .replay import build_replay, match_summary
-from .retention import Retention, keep_tidy
+from .retention import OldTables, Retention, ThreadedRetention, keep_tidy
 from .session import PROTOCOL, Session
 from .settings import ROUND_PAUSE_SECONDS_RANGE
 from .storage import Storage, StorageError, StoredTable
@@ -266,7 +266,7 @@ def create_app(
     registry.admission = admission
 
     # Old tables leave the database; their finished matches stay (retention.py).
-    retention: Retention | None = None
+    retention: OldTables | None = None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -288,10 +288,17 @@ def create_app(
             keep_collections_short(config.gc_freeze_seconds, config.gc_full_seconds)
         )
         path = getattr(storage, "path", ":memory:")
+        url = getattr(storage, "url", None)
         tidying = None
-        if path != ":memory:":
+        if isinstance(url, str) and is_postgres(url):  # (a cluster's: one pass at a time)
+            from .pgretention import PostgresRetention
+
+            retention = PostgresRetention(url, config.keep_days, config.keep_replay_days)
+        elif path != ":memory:":
             try:
-                retention = Retention(path, config.keep_days, config.keep_replay_days)
+                retention = ThreadedRetention(
+                    Retention(path, config.keep_days, config.keep_replay_days)
+                )
             except sqlite3.Error as error:  # (a read-only file: nothing to delete anyway)
                 log.warning("old tables are kept: %s", error)
         if retention is not None and config.keep_days > 0:
@@ -308,7 +315,7 @@ def create_app(
             if tidying is not None:
                 tidying.cancel()
             if retention is not None:
-                retention.close()
+                await retention.close()
             runner.close()
             await fanout.shutdown()
             await storage.shutdown()
@@ -541,7 +548,10 @@ def create_app(
         except TableError as error:
             if error.code is not ErrorCode.TABLE_NOT_FOUND or retention is None:
                 raise
-            archived, invite_hash = await run_in_threadpool(retention.archived, code.upper())
+            try:
+                archived, invite_hash = await retention.archived(code.upper())
+            except Exception as error:  # (the database away: no archive found)
+                raise TableError(ErrorCode.STORAGE_ERROR, str(error)) from None
             if not archived or not invites.admits(invite_hash, invite):
                 raise
             return code.upper(), archived, max(archived)

@@ -84,6 +84,17 @@ MIGRATIONS: tuple[str, ...] = (
         code TEXT NOT NULL, match_number INTEGER NOT NULL, idx INTEGER NOT NULL,
         seat INTEGER NOT NULL, answer TEXT NOT NULL, PRIMARY KEY (code, match_number, idx, seat));
     """,
+    # Old tables' deletion (pgretention.py): what each table was last seen as, and the
+    # finished matches of tables deleted since.
+    """
+    CREATE TABLE retention_seen (
+        code TEXT PRIMARY KEY, status TEXT NOT NULL, version BIGINT NOT NULL,
+        seen_at DOUBLE PRECISION NOT NULL);
+    CREATE TABLE archived_matches (
+        code TEXT NOT NULL, number INTEGER NOT NULL, seats TEXT NOT NULL,
+        archived_at DOUBLE PRECISION NOT NULL, invite_hash TEXT, PRIMARY KEY (code, number));
+    CREATE INDEX archived_matches_at ON archived_matches (archived_at);
+    """,
 )
 #: The key of the advisory lock held while the schema is migrated (any fixed number).
 MIGRATION_LOCK = 414_016

@@ -328,6 +328,12 @@ class TableRegistry:
         self._drop(code)
         return True
 
+    async def settled(self) -> None:
+        """Return once the tables dropped from memory are no longer owned here (a cluster:
+        another process, or a deletion, may take them)."""
+        if self._disowning:
+            await asyncio.gather(*self._disowning, return_exceptions=True)
+
     def _drop(self, code: str) -> None:
         """Forget ``code``'s table here (everything of it is written): another process may
         own it from now on."""

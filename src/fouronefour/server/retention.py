@@ -16,6 +16,9 @@ on a worker thread with their own database connection, and write in small transa
 for at most 50 ms (storage.py), far longer than any of them holds it. A table held in
 memory and used lately (or connected) is left for a later pass, and none is read back
 while it is being deleted (``TableRegistry.retiring``).
+
+A cluster's PostgreSQL database has the same passes, one process at a time
+(:mod:`.pgretention`); :func:`tidy` runs either through :class:`OldTables`.
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
@@ -52,8 +56,37 @@ CREATE TABLE IF NOT EXISTS archived_matches (
 """
 
 
+def pass_interval(keep_days: float) -> float:
+    """Seconds between passes: a tenth of the keeping time, at most an hour."""
+    return min(3600.0, keep_days * DAY / 10)
+
+
+class OldTables(Protocol):
+    """The database side of the passes, as :func:`tidy` uses it."""
+
+    keep_days: float
+
+    @property
+    def interval(self) -> float: ...
+
+    def turn(self) -> AbstractAsyncContextManager[bool]:
+        """Whether this process runs a pass now (in a cluster, one process at a time)."""
+        ...
+
+    async def survey(self) -> list[tuple[str, int]]: ...
+
+    async def retire(self, due: Iterable[tuple[str, int]]) -> list[str]: ...
+
+    async def expire_replays(self) -> int: ...
+
+    async def archived(self, code: str) -> tuple[dict[int, list[dict[str, Any]]], str | None]: ...
+
+    async def close(self) -> None: ...
+
+
 class Retention:
-    """The database side: notes, deletions, archived matches. Thread-safe (one lock)."""
+    """The database side in a SQLite file: notes, deletions, archived matches. Thread-safe
+    (one lock); :class:`ThreadedRetention` runs it off the event loop."""
 
     def __init__(
         self,
@@ -80,8 +113,7 @@ class Retention:
 
     @property
     def interval(self) -> float:
-        """Seconds between passes: a tenth of the keeping time, at most an hour."""
-        return min(3600.0, self.keep_days * DAY / 10)
+        return pass_interval(self.keep_days)
 
     def close(self) -> None:
         with self._lock:
@@ -229,33 +261,69 @@ class Retention:
         return matches, invite_hash
 
 
-async def keep_tidy(retention: Retention, registry: TableRegistry) -> None:
+class ThreadedRetention:
+    """:class:`Retention` as :class:`OldTables`: each call on a worker thread; a SQLite file
+    has one server process, whose turn it always is."""
+
+    def __init__(self, retention: Retention) -> None:
+        self.retention = retention
+        self.keep_days = retention.keep_days
+
+    @property
+    def interval(self) -> float:
+        return self.retention.interval
+
+    @contextlib.asynccontextmanager
+    async def turn(self) -> AsyncIterator[bool]:
+        yield True
+
+    async def survey(self) -> list[tuple[str, int]]:
+        return await asyncio.to_thread(self.retention.survey)
+
+    async def retire(self, due: Iterable[tuple[str, int]]) -> list[str]:
+        return await asyncio.to_thread(self.retention.retire, list(due))
+
+    async def expire_replays(self) -> int:
+        return await asyncio.to_thread(self.retention.expire_replays)
+
+    async def archived(self, code: str) -> tuple[dict[int, list[dict[str, Any]]], str | None]:
+        return await asyncio.to_thread(self.retention.archived, code)
+
+    async def close(self) -> None:
+        self.retention.close()
+
+
+async def keep_tidy(retention: OldTables, registry: TableRegistry) -> None:
     """Run a pass every ``retention.interval`` seconds, for good (cancel to stop)."""
     while True:
         await asyncio.sleep(retention.interval)
         try:
             await tidy(retention, registry)
-        except sqlite3.Error as error:  # (a full disk, a lock held too long): next pass
+        except Exception as error:  # (a full disk, a lock held too long, no database): next
             log.warning("deleting old tables failed: %s", error)
 
 
-async def tidy(retention: Retention, registry: TableRegistry) -> int:
-    """One pass; returns how many tables were deleted."""
-    due = await asyncio.to_thread(retention.survey)
-    deleted = 0
-    for start in range(0, len(due), BATCH):
-        # A table used lately or connected stays in memory and is left for a later pass.
-        # From here to the end of the deletion none of the batch is read back
-        # (registry._load).
-        batch = [(code, v) for code, v in due[start : start + BATCH] if registry.unload(code)]
-        codes = {code for code, _ in batch}
-        registry.retiring |= codes
-        try:
-            deleted += len(await asyncio.to_thread(retention.retire, batch))
-        finally:
-            registry.retiring -= codes
-    while await asyncio.to_thread(retention.expire_replays) == BATCH:
-        pass
+async def tidy(retention: OldTables, registry: TableRegistry) -> int:
+    """One pass, if it is this process's turn; returns how many tables were deleted."""
+    async with retention.turn() as mine:
+        if not mine:
+            return 0  # another process of the cluster runs one now
+        due = await retention.survey()
+        deleted = 0
+        for start in range(0, len(due), BATCH):
+            # A table used lately or connected stays in memory and is left for a later pass.
+            # From here to the end of the deletion none of the batch is read back
+            # (registry._load); those just let go of are no longer owned here (a cluster).
+            batch = [(code, v) for code, v in due[start : start + BATCH] if registry.unload(code)]
+            await registry.settled()
+            codes = {code for code, _ in batch}
+            registry.retiring |= codes
+            try:
+                deleted += len(await retention.retire(batch))
+            finally:
+                registry.retiring -= codes
+        while await retention.expire_replays() == BATCH:
+            pass
     if deleted:
         log.info("deleted %d tables unchanged for %g days", deleted, retention.keep_days)
     return deleted
