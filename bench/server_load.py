@@ -3,6 +3,7 @@
     python bench/server_load.py                 # 1,000 tables: human pace, flat out, echo
     python bench/server_load.py --quick         # 50 tables, short phases (a minute)
     python bench/server_load.py --tables 500 --human-seconds 30 --flat-seconds 20
+    python bench/server_load.py --cluster 2     # also a cluster of 2, and its failover
 
 This process is the load generator (asyncio on uvloop, websockets' sans-I/O protocol); the
 servers it measures are separate processes it starts on free ports:
@@ -26,6 +27,15 @@ of its send to each other seat's read of the update it made), errors (``error`` 
 version gaps, seats timed out to a bot, dropped sockets), server CPU (share of one core,
 and per decision) and peak memory (VmHWM). Then the game's p99 against the echo's at the same
 load, and the targets.
+
+With ``--cluster N`` the two game phases are played again on N ``serve`` processes over a
+throwaway PostgreSQL and Redis on this machine (:mod:`fouronefour.server.sandbox`, as an
+unprivileged user when run as root), every socket and HTTP call to the next process in turn
+(so most are relayed), with what PostgreSQL and Redis did per decision (their CPU,
+commits, rows and WAL bytes written, Redis commands, PUBLISHes and bytes); then the
+failover: the owner of ``--failover-tables`` tables SIGKILLed under human-pace load, the
+time until each of its tables is served and played again, and every acknowledged move
+checked against PostgreSQL.
 """
 
 from __future__ import annotations
@@ -274,9 +284,11 @@ class Used:
 
     pg_cpu: float = 0.0
     pg_commits: float = 0.0
+    pg_rows: float = 0.0  # rows inserted, updated and deleted
     wal_bytes: float = 0.0
     redis_cpu: float = 0.0
     redis_commands: float = 0.0
+    redis_publishes: float = 0.0
     redis_bytes_in: float = 0.0
     redis_bytes_out: float = 0.0
 
@@ -287,9 +299,11 @@ class Used:
         return {
             "PostgreSQL CPU µs": self.pg_cpu / decisions * 1e6,
             "PostgreSQL commits": self.pg_commits / decisions,
+            "rows written": self.pg_rows / decisions,
             "WAL bytes": self.wal_bytes / decisions,
             "Redis CPU µs": self.redis_cpu / decisions * 1e6,
             "Redis commands": self.redis_commands / decisions,
+            "of them PUBLISH": self.redis_publishes / decisions,
             "Redis bytes in": self.redis_bytes_in / decisions,
             "Redis bytes out": self.redis_bytes_out / decisions,
         }
@@ -344,24 +358,31 @@ class Services:
 
         conn = await asyncpg.connect(self.db)
         try:
-            commits = await conn.fetchval(
-                "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+            # (The statistics collector's counters lag by up to its flush interval: a
+            # phase's window is long enough for that to be noise.)
+            database = await conn.fetchrow(
+                "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted AS rows"
+                " FROM pg_stat_database WHERE datname = current_database()"
             )
             wal = await conn.fetchval("SELECT wal_bytes FROM pg_stat_wal")
         finally:
             await conn.close()
+        assert database is not None
         client = aioredis.Redis.from_url(self.redis.url)
         try:
             stats = await client.info("stats")
             cpu = await client.info("cpu")
+            commands = await client.info("commandstats")
         finally:
             await client.aclose()
         return Used(
             self._postgres_cpu(),
-            float(commits),
+            float(database["xact_commit"]),
+            float(database["rows"]),
             float(wal),
             float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]),
             float(stats["total_commands_processed"]),
+            float(commands.get("cmdstat_publish", {}).get("calls", 0)),
             float(stats["total_net_input_bytes"]),
             float(stats["total_net_output_bytes"]),
         )
@@ -1214,19 +1235,25 @@ async def run(args: argparse.Namespace, workdir: Path) -> bool:
                         args.seed + 2,
                     )
                 )
+        ok = report(results, args.tables)
+        if services is not None:  # (last: its killed process's tables need no cleaning up)
+            ok &= await failover(args, workdir, services)
     finally:
         if services is not None:
             services.close()
-    # The flat-out echo keeps one message in flight per table of the human-pace phase.
-    return report(results, args.tables)
+    return ok
 
 
-async def failover(args: argparse.Namespace, workdir: Path) -> bool:
+async def failover(
+    args: argparse.Namespace, workdir: Path, services: Services | None = None
+) -> bool:
     """A cluster under human-pace load; the owner of ``--failover-tables`` tables is
     killed (SIGKILL) and stays dead: how soon each of its tables is served and played
-    again, and whether any acknowledged move was lost or applied twice."""
+    again, and whether any acknowledged move was lost or applied twice. ``services``: the
+    run's PostgreSQL and Redis (else started here)."""
     count = max(2, args.cluster or 2)
-    services = Services()
+    own = services is None
+    services = services or Services()
     try:
         db = services.new_database()
         servers = cluster_servers(count, db, services.redis.url, workdir, "failover")
@@ -1235,7 +1262,8 @@ async def failover(args: argparse.Namespace, workdir: Path) -> bool:
                 stack.enter_context(server)
             return await _failover(args, servers, services, count)
     finally:
-        services.close()
+        if own:
+            services.close()
 
 
 async def _failover(
@@ -1302,13 +1330,22 @@ async def _failover(
 
     served = [after(run.welcomes) for run in victims]
     played = [after(run.acks) for run in victims]
-    # Every acknowledged move against what PostgreSQL holds.
+    # Every acknowledged move against what PostgreSQL holds: there at its version (else
+    # lost); acknowledged once, each version of the table one move, and every stored match
+    # replayed by the engine from its seed (else something was applied twice).
+    from fouronefour.engine import Match, Rules
+
     conn = await asyncpg.connect(services.db)
-    lost = twice = acked = 0
+    lost = twice = acked = stored_moves = 0
     try:
         for n, run in enumerate(runs):
-            rows = await conn.fetch("SELECT version, move FROM moves WHERE code = $1", run.code)
+            rows = await conn.fetch(
+                "SELECT number, version, move FROM moves WHERE code = $1 ORDER BY number, idx",
+                run.code,
+            )
             stored = {(r["version"], r["move"]) for r in rows}
+            stored_moves += len(rows)
+            twice += len(rows) - len({r["version"] for r in rows})
             seen: set[tuple[int, str]] = set()
             for client in clients[n * 4 : n * 4 + 4]:
                 for ack in client.acked:
@@ -1316,6 +1353,14 @@ async def _failover(
                     lost += ack not in stored
                     twice += ack in seen
                     seen.add(ack)
+            for match in await conn.fetch(
+                "SELECT number, seed, rules FROM matches WHERE code = $1", run.code
+            ):
+                moves = [r["move"] for r in rows if r["number"] == match["number"]]
+                try:
+                    Match.replay(Rules(**orjson.loads(match["rules"])), match["seed"], moves)
+                except Exception:
+                    twice += 1
     finally:
         await conn.close()
     reconnects = sum(c.reconnects for c in clients)
@@ -1327,7 +1372,8 @@ async def _failover(
         f"{max(played):.2f} s"
     )
     console.print(
-        f"acknowledged moves: {acked:,} at {tables} tables; lost {lost}; applied twice {twice}; "
+        f"acknowledged moves: {acked:,} at {tables} tables ({stored_moves:,} moves stored, "
+        f"every match replayed); lost {lost}; applied twice {twice}; "
         f"reconnects {reconnects:,}; errors {dict(stats.errors) or 0}"
     )
     ok = max(played) < 5 + HUMAN_TURN_DELAY[1] and lost == 0 and twice == 0
@@ -1374,8 +1420,8 @@ def main() -> int:
     parser.add_argument(
         "--failover",
         action="store_true",
-        help="instead: kill (SIGKILL) the owner of --failover-tables tables of a cluster "
-        "(--cluster, default 2) under human-pace load, and time the takeover",
+        help="only the failover, which --cluster runs last: the owner of --failover-tables "
+        "tables of a cluster (--cluster, default 2) killed (SIGKILL) under human-pace load",
     )
     parser.add_argument("--failover-tables", type=int, default=100)
     args = parser.parse_args()
