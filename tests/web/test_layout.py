@@ -1,10 +1,11 @@
 """The game screen at every size people use: the hand and Play/Pass always on screen, no
-seat box cut by the table's edge or over another, at 4 and 12 seats, with tribute rows.
+seat box cut by the table's edge, over another or under the move on top, at 4 and 12
+seats, with tribute rows.
 
 One table per seat count: its host lets the turn timer run out, so the table's bot plays
-for them and round 2 (with tribute) comes at bot speed; then the page stops applying
-updates (a wrapper around its WebSocket listeners holds them back) and is photographed at
-each size into test-artifacts/layout/.
+for them and round 2 (with tribute) comes at bot speed; once its first move is on the
+table the page stops applying updates (a wrapper around its WebSocket listeners holds
+them back) and is photographed at each size into test-artifacts/layout/.
 """
 
 from __future__ import annotations
@@ -32,13 +33,22 @@ GEOMETRY = """
     const crossed = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     if (j > i && crossed) overlaps.push([i, j]);
   }));
+  // The centre's visible parts (the move on top, its caption) against every seat box.
+  const parts = [...document.querySelectorAll('#center > *')].map(rect)
+    .filter((r) => r.width > 0 && r.height > 0);
+  const covered = [];
+  parts.forEach((a) => seats.forEach((b, j) => {
+    const crossed = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    if (crossed && !covered.includes(j)) covered.push(j);
+  }));
   const cut = seats.map((r, i) => [i, r]).filter(([, r]) =>
     r.left < felt.left - 0.5 || r.top < felt.top - 0.5
     || r.right > felt.right + 0.5 || r.bottom > felt.bottom + 0.5
   ).map(([i]) => i);
   return {
     cards: cards.length, cardsInside: cards.every(inside), buttonsInside: buttons.every(inside),
-    overlaps, outside: cut, scrolls: document.scrollingElement.scrollHeight > innerHeight + 1,
+    overlaps, outside: cut, covered, top: document.querySelectorAll('#center .move').length,
+    scrolls: document.scrollingElement.scrollHeight > innerHeight + 1,
     tribute: document.querySelectorAll('[data-testid=tribute-row]').length,
   };
 }
@@ -47,8 +57,9 @@ GEOMETRY = """
 
 def _round_two_frozen(page: Any, server_url: str, players: int, lang: str) -> None:
     """A table whose round 2 (with tribute) is on screen and stays there."""
-    # The page stops applying messages once round 2 has started with tribute: a wrapper
-    # around the WebSocket's message listeners, in the page (the bots play on meanwhile).
+    # The page stops applying messages once round 2 has started with tribute and its first
+    # move lies on the table: a wrapper around the WebSocket's message listeners, in the
+    # page (the bots play on meanwhile).
     page.add_init_script(
         """(() => {
             const add = WebSocket.prototype.addEventListener;
@@ -60,7 +71,9 @@ def _round_two_frozen(page: Any, server_url: str, players: int, lang: str) -> No
                     const data = JSON.parse(event.data);
                     const state = data.state || {};
                     const tribute = (state.tributes || []).length > 0;
-                    if (data.type === 'update' && state.round_number >= 2 && tribute) {
+                    const played = (data.events || []).some((event) => event.type === 'play');
+                    if (data.type === 'update' && state.round_number >= 2 && tribute
+                        && state.top && played) {
                         window.__held = true;
                     }
                 }, options);
@@ -115,4 +128,6 @@ def test_the_hand_and_buttons_fit_every_screen(
             )
         if out["tribute"] == 0:
             problems.append(f"{width}x{height}: no tribute row")
+        if out["top"] == 0 or out["covered"]:
+            problems.append(f"{width}x{height}: move on top {out['top']}, over {out['covered']}")
     assert not problems, "\n".join(problems)

@@ -10,11 +10,35 @@ import json
 import re
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+LAYOUT = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout"
+
+#: After a frame (the seats follow the felt's size): Ready and the round-end's head inside
+#: the window, the page not scrolling, and the seat boxes the centre's parts lie over.
+ROUND_END_GEOMETRY = """
+async () => {
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const rect = (node) => node.getBoundingClientRect();
+  const inside = (r) => r.width > 0 && r.left >= 0 && r.top >= 0
+    && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+  const seats = [...document.querySelectorAll('#ring .seat')].map(rect);
+  const parts = [...document.querySelectorAll('#center > *')].map(rect).filter((r) => r.width > 0);
+  const over = (a, b) => a.left < b.right && b.left < a.right
+    && a.top < b.bottom && b.top < a.bottom;
+  const covered = seats.map((b, j) => (parts.some((a) => over(a, b)) ? j : -1))
+    .filter((j) => j >= 0);
+  return {
+    readyInside: inside(rect(document.querySelector('[data-testid=ready]')))
+      && inside(rect(document.getElementById('round-end-title'))),
+    scrolls: document.scrollingElement.scrollHeight > innerHeight + 1, covered,
+  };
+}
+"""
 
 
 @pytest.fixture(autouse=True)
@@ -95,6 +119,14 @@ def test_the_round_ends_with_a_pause_until_everyone_is_ready(
     friend.fill("[data-testid=claim-name]", "Bo")
     friend.click("[data-testid=claim-seat]")
     friend.locator("[data-testid=ready]:enabled").wait_for()
+    # On a phone, upright or sideways, Ready and the results' head are on screen, nothing
+    # scrolls the page, and the centre lies over no seat box (photographed for people).
+    for width, height in ((360, 640), (390, 844), (844, 390)):
+        friend.set_viewport_size({"width": width, "height": height})
+        out = friend.evaluate(ROUND_END_GEOMETRY)
+        assert out["readyInside"] and not out["scrolls"] and not out["covered"], (width, out)
+        LAYOUT.mkdir(parents=True, exist_ok=True)
+        friend.screenshot(path=str(LAYOUT / f"round-end-{width}x{height}.png"))
     page.locator("[data-testid=round-end-waiting]", has_text="Bo").wait_for()
     page.click("[data-testid=ready]")
     time.sleep(0.5)

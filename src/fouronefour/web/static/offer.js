@@ -23,8 +23,10 @@ export function renderOffer() {
     (current === "hook" || current === "unhook") &&
     answeredPrompt !== you.prompt_v;
   $("offer").hidden = !open;
+  // The offer lies over the buttons (which keep their room: nothing on screen moves when
+  // an offer comes and goes) until it is answered or its window closes.
+  $("actions").classList.toggle("offered", open);
   if (!open) return;
-  $("actions").hidden = true; // the offer takes the buttons' place until it is answered
   const claim = you.legal_moves.find((move) => move !== "pass");
   const claimWindow = state.state.window;
   const who = claimWindow ? seatName(tableView(state), claimWindow.claimed_seat) : "";
@@ -60,7 +62,7 @@ async function answerOffer(accept) {
   const move = accept ? $("offer-accept").dataset.move : "pass";
   answeredPrompt = you.prompt_v;
   $("offer").hidden = true;
-  $("actions").hidden = false;
+  $("actions").classList.remove("offered");
   try {
     await request({ type: "move", move, v: session.conn.version });
     if (accept) toast("claim_sent");

@@ -134,6 +134,10 @@ export function renderRing(root, state) {
         last.textContent = word + moveLabel(action.move);
       }
       labels.push(last.textContent);
+      // Tiny boxes (many seats on a small felt) keep two lines: the action joins the count.
+      const brief = el("span", action.type === "pass" ? "meta-move passed" : "meta-move", last.textContent);
+      brief.setAttribute("aria-hidden", "true");
+      meta.append(brief);
     }
     box.append(last);
     box.setAttribute("aria-label", labels.join(", "));
@@ -170,8 +174,70 @@ export function layoutRing(root) {
     }
     // The centre (the move on top) keeps clear of the side columns of boxes.
     root.parentElement?.style.setProperty("--ring-box-w", `${boxW + margin}px`);
-    if (fits) return;
+    if (fits) break;
   }
+  const center = root.parentElement?.querySelector(".center");
+  if (center) fitCenter(center, root);
+}
+
+/**
+ * Place the centre (the move on top, who leads, the hook window) in the free part of the
+ * felt that lets it be biggest, nearest the middle: on a short felt (a phone held
+ * sideways) the boxes above and below the middle leave it little height there, but room
+ * on either side. Scaled down only if no free part holds it whole.
+ */
+export function fitCenter(center, ring) {
+  const width = ring.clientWidth;
+  const height = ring.clientHeight;
+  center.style.left = "";
+  center.style.top = "";
+  center.style.maxWidth = "";
+  center.style.transform = "";
+  if (!center.childElementCount || !width || !height) return;
+  const pad = 4;
+  const boxes = [...ring.children].map((box) => ({
+    left: box.offsetLeft - pad,
+    top: box.offsetTop - pad,
+    right: box.offsetLeft + box.offsetWidth + pad,
+    bottom: box.offsetTop + box.offsetHeight + pad,
+  }));
+  const edges = (low, high, start, end) =>
+    [...new Set([start, end, ...boxes.flatMap((box) => [box[low], box[high]])])]
+      .filter((edge) => edge >= start && edge <= end)
+      .sort((a, b) => a - b);
+  const xs = edges("left", "right", pad, width - pad);
+  const ys = edges("top", "bottom", pad, height - pad);
+  // Its size unwrapped (the moves side by side, the words on a line), from the felt's edge.
+  center.style.maxWidth = "none";
+  center.style.left = "0px";
+  const natural = { width: center.offsetWidth, height: center.offsetHeight };
+  const fits = (rect, size) => Math.min(1, rect.width / size.width, rect.height / size.height);
+  let best = null;
+  // Every rectangle between edges that no box crosses (a dozen boxes: a few thousand).
+  for (let i = 0; i < xs.length; i += 1) {
+    for (let j = i + 1; j < xs.length; j += 1) {
+      const across = boxes.filter((box) => box.left < xs[j] && box.right > xs[i]);
+      for (let k = 0; k < ys.length; k += 1) {
+        for (let m = k + 1; m < ys.length; m += 1) {
+          if (across.some((box) => box.top < ys[m] && box.bottom > ys[k])) break;
+          const rect = { left: xs[i], top: ys[k], width: xs[j] - xs[i], height: ys[m] - ys[k] };
+          const scale = fits(rect, natural);
+          const off = Math.hypot(rect.left + rect.width / 2 - width / 2, rect.top + rect.height / 2 - height / 2);
+          if (!best || scale > best.scale + 0.01 || (scale > best.scale - 0.01 && off < best.off)) {
+            best = { rect, scale, off };
+          }
+        }
+      }
+    }
+  }
+  if (!best) return;
+  const { rect } = best;
+  // Words wrap to the part's width (before scaling); then the whole is scaled to fit.
+  center.style.maxWidth = `${Math.floor(rect.width / best.scale)}px`;
+  const scale = fits(rect, { width: center.offsetWidth, height: center.offsetHeight });
+  center.style.left = `${rect.left + rect.width / 2}px`;
+  center.style.top = `${rect.top + rect.height / 2}px`;
+  center.style.transform = scale < 1 ? `translate(-50%, -50%) scale(${scale.toFixed(3)})` : "";
 }
 
 /**
@@ -259,6 +325,8 @@ export function renderCenter(root, state) {
     label.dataset.testid = "window";
     root.append(label);
   }
+  const ring = root.parentElement?.querySelector(".ring");
+  if (ring) fitCenter(root, ring);
 }
 
 /** The trick being played (the last one, when it is still open). */
