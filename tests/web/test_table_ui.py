@@ -289,9 +289,12 @@ def test_a_private_table_is_found_through_its_invite_link_only(
     stranger = new_page("stranger", 390, 844)
     stranger.goto(f"{server_url}/t/{code}")
     stranger.locator("[data-testid=toast]", has_text="There is no table").wait_for()
-    # The whole link lets a friend in, and the seat stays theirs on a reload without it.
+    # The whole link lets a friend in (pasted on the home screen here), and the seat stays
+    # theirs on a reload without it.
     friend = new_page("friend", 390, 844)
-    friend.goto(link)
+    friend.goto(server_url)
+    friend.fill("[data-testid=join-code]", link)
+    friend.press("[data-testid=join-code]", "Enter")
     friend.fill("[data-testid=lobby-name]", "Bo")
     friend.click("[data-testid=take-seat-1]")
     friend.locator("[data-testid=lobby-seat-1].mine").wait_for()

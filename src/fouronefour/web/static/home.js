@@ -56,11 +56,14 @@ async function createTable(event) {
 
 function joinByCode(event) {
   event.preventDefault();
-  const code = $("join-code").value.trim().toUpperCase();
+  const typed = $("join-code").value.trim();
+  // A whole invite link may be pasted too: a private table's needs its #invite=... part.
+  const link = typed.match(/\/t\/([A-Za-z0-9]+)\/?(#\S*)?$/);
+  const code = (link ? link[1] : typed).toUpperCase();
   if (!code) return;
   const name = $("name-input").value.trim();
   if (name) storage.setName(name);
-  history.pushState(null, "", `/t/${code}`);
+  history.pushState(null, "", `/t/${code}${link && link[2] ? link[2] : ""}`);
   enterTable(code);
 }
 
