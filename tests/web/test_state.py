@@ -122,6 +122,7 @@ def test_seat_labels_show_this_trick_only_after_a_hook_chain(
 ) -> None:
     page = new_page("labels")
     page.goto(server_url)
+    page.wait_for_function("document.body.dataset.ready === 'true'")  # translations loaded
     out = page.evaluate(LABELS)
     assert out["during"] == ["7", "", "hook 7 7", "unhook 7"]
     assert out["ended"] == ["", "", "", ""]
