@@ -71,8 +71,15 @@ class DecisionRecord:
     loss: float
     loss_error: float
     rollouts: int
+    move: str
+    best_move: str
+    #: CPU seconds the analysis of the decision's round took
+    round_seconds: float
     #: for a marked decision: best move's lead over the move played in fresh worlds
     recheck: float | None = None
+    #: for a marked decision: best move's lead over the move played in the true deal,
+    #: every seat playing the greedy rules afterwards (1, 0 or -1)
+    true_lead: float | None = None
 
 
 def table_name(table: tuple[str, str]) -> str:
@@ -113,14 +120,23 @@ def recheck(r: Round, played: str, best: str, worlds: int, seed: str) -> float:
     return lead / worlds
 
 
+def true_lead(r: Round, played: str, best: str) -> float:
+    """The best move's lead over the move played in the true deal, the greedy rules
+    playing on: checks the marks against the cards the analysis never saw."""
+    seat = r.to_act
+    assert seat is not None
+    rng = random.Random(0)  # unused by the greedy rules
+    return play_out(r.apply(best), seat % 2, greedy_policy, rng) - play_out(
+        r.apply(played), seat % 2, greedy_policy, rng
+    )
+
+
 def analyse_match(
     table: tuple[str, str], seed: int, index: int, worlds: int
-) -> tuple[list[DecisionRecord], list[tuple[str, float]]]:
-    """Play a match's first rounds and analyse them: per-decision records, and the table
-    and CPU seconds of each round."""
+) -> list[DecisionRecord]:
+    """Play a match's first rounds and analyse them, a record per decision."""
     moves, names = play_match(table, seed, index)
     records: list[DecisionRecord] = []
-    seconds: list[tuple[str, float]] = []
     for number, (start, round_moves) in enumerate(
         match_rounds(Rules(), match_seed(seed, index), moves), start=1
     ):
@@ -133,7 +149,7 @@ def analyse_match(
             continue
         began = time.process_time()
         details = analyse_round_details(start, round_moves, worlds=worlds, seed=seed)
-        seconds.append((table_name(table), time.process_time() - began))
+        spent = time.process_time() - began
         r = start
         for i, (move, d) in enumerate(zip(round_moves, details, strict=True)):
             records.append(
@@ -153,15 +169,19 @@ def analyse_match(
                     loss=d.loss,
                     loss_error=d.loss_error,
                     rollouts=d.rollouts,
+                    move=d.move,
+                    best_move=d.best_move,
+                    round_seconds=spent,
                     recheck=(
                         recheck(r, d.move, d.best_move, worlds, f"recheck/{seed}/{index}/{i}")
                         if d.label in MARKED
                         else None
                     ),
+                    true_lead=true_lead(r, d.move, d.best_move) if d.label in MARKED else None,
                 )
             )
             r = r.apply(move)
-    return records, seconds
+    return records
 
 
 # ----------------------------------------------------------------- figures
@@ -211,11 +231,15 @@ def label_rates(records: list[DecisionRecord]) -> dict[str, dict[str, Any]]:
 
 def rechecked(records: list[DecisionRecord], name: str) -> dict[str, Any]:
     """How much the decisions labelled ``name`` lose when judged again in fresh worlds."""
-    leads = [r.recheck for r in records if r.label == name and r.recheck is not None]
+    marked = [r for r in records if r.label == name and r.recheck is not None]
+    leads = [r.recheck for r in marked if r.recheck is not None]
+    true = [r.true_lead for r in marked if r.true_lead is not None]
     return {
-        "decisions": len(leads),
+        "decisions": len(marked),
+        "mean_estimated_loss": sum(r.loss for r in marked) / max(1, len(marked)),
         "mean_loss": sum(leads) / max(1, len(leads)),
         "share_confirmed": sum(1 for lead in leads if lead > 0) / max(1, len(leads)),
+        "mean_true_lead": sum(true) / max(1, len(true)),
     }
 
 
@@ -234,7 +258,14 @@ def cost(seconds: list[float]) -> dict[str, float]:
     }
 
 
-def summarize(records: list[DecisionRecord], timed: list[tuple[str, float]]) -> dict[str, Any]:
+def round_seconds(records: list[DecisionRecord]) -> list[tuple[str, float]]:
+    """(table, CPU seconds) of each round analysed."""
+    rounds = {(r.table, r.match, r.round_number): r.round_seconds for r in records}
+    return [(table, seconds) for (table, _, _), seconds in rounds.items()]
+
+
+def summarize(records: list[DecisionRecord]) -> dict[str, Any]:
+    timed = round_seconds(records)
     seconds = [s for _, s in timed]
     late = second_half(records)
     rates = label_rates(records)
@@ -262,6 +293,10 @@ def summarize(records: list[DecisionRecord], timed: list[tuple[str, float]]) -> 
         "calibration_second_half": calibration(late),
         "labels_by_bot": rates,
         "recheck_by_label": {name: rechecked(records, name) for name in MARKED},
+        "recheck_by_bot": {
+            bot: {name: rechecked([r for r in records if r.bot == bot], name) for name in MARKED}
+            for bot in sorted({r.bot for r in records})
+        },
         "blunder_ratio_random_to_greedy": (
             random_blunders / greedy_blunders if greedy_blunders else None
         ),
@@ -369,18 +404,31 @@ def print_report(summary: dict[str, Any], console: Any) -> None:
         + " (target >= 5x); marked: "
         + ", ".join(MARKED)
     )
-    rechecked = Table(title="Marked moves judged again in fresh worlds")
-    rechecked.add_column("label")
-    rechecked.add_column("decisions", justify="right")
-    rechecked.add_column("mean loss there", justify="right")
-    rechecked.add_column("share still losing", justify="right")
-    for name, check in summary["recheck_by_label"].items():
-        rechecked.add_row(
-            name,
-            str(check["decisions"]),
-            f"{check['mean_loss']:.1%}",
-            f"{check['share_confirmed']:.0%}",
-        )
+    rechecked = Table(
+        title="Marked moves judged again: in fresh worlds, and in the true deal (greedy on)"
+    )
+    for column in (
+        "bot",
+        "label",
+        "decisions",
+        "estimated loss",
+        "fresh worlds: loss",
+        "share still losing",
+        "true deal: loss",
+    ):
+        rechecked.add_column(column, justify="left" if column in ("bot", "label") else "right")
+    for bot, checks in summary["recheck_by_bot"].items():
+        for name, check in checks.items():
+            if check["decisions"]:
+                rechecked.add_row(
+                    bot,
+                    name,
+                    str(check["decisions"]),
+                    f"{check['mean_estimated_loss']:.1%}",
+                    f"{check['mean_loss']:.1%}",
+                    f"{check['share_confirmed']:.0%}",
+                    f"{check['mean_true_lead']:.1%}",
+                )
     console.print(rechecked)
     cost = summary["cpu_seconds_per_round"]
     console.print(
@@ -401,6 +449,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worlds", type=int, default=64, help="worlds per decision (default 64)")
     parser.add_argument("--quick", action="store_true", help="1 match per table, 32 worlds")
     parser.add_argument("--out", type=Path, default=Path("bench-results"), help="output folder")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the matches already in the output's decisions file and play the rest",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.matches, args.worlds = 1, 32
@@ -409,9 +462,20 @@ def main(argv: list[str] | None = None) -> int:
     console = Console()
     if not console.is_terminal:
         console = Console(width=120)
-    tasks = [(table, args.seed, index) for index in range(args.matches) for table in TABLES]
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = f"analysis_seed{args.seed}{'_quick' if args.quick else ''}"
+    decisions_file = args.out / f"{stem}_decisions.jsonl"
     records: list[DecisionRecord] = []
-    seconds: list[tuple[str, float]] = []
+    if args.resume and decisions_file.exists():
+        with decisions_file.open() as lines:
+            records = [DecisionRecord(**json.loads(line)) for line in lines if line.strip()]
+    done = {(r.table, r.match) for r in records}
+    tasks = [
+        (table, args.seed, index)
+        for index in range(args.matches)
+        for table in TABLES
+        if (table_name(table), index) not in done
+    ]
     started = time.perf_counter()
     with (
         Progress(
@@ -422,16 +486,24 @@ def main(argv: list[str] | None = None) -> int:
             console=console,
         ) as progress,
         ProcessPoolExecutor(max_workers=args.jobs) as pool,
+        # Each match's records are kept as it finishes: an interrupted run goes on with
+        # --resume.
+        decisions_file.open("a" if args.resume else "w") as lines,
     ):
         task = progress.add_task("matches analysed", total=len(tasks))
         futures = [pool.submit(analyse_match, t, s, i, args.worlds) for t, s, i in tasks]
-        for future in as_completed(futures):
-            match_records, match_seconds = future.result()
+        for finished, future in enumerate(as_completed(futures), 1):
+            match_records = future.result()
             records.extend(match_records)
-            seconds.extend(match_seconds)
+            for record in match_records:
+                lines.write(json.dumps(asdict(record)) + "\n")
+            lines.flush()
             progress.advance(task)
+            if not console.is_terminal:
+                elapsed = time.perf_counter() - started
+                print(f"{finished}/{len(tasks)} matches in {elapsed:.0f} s", flush=True)
     records.sort(key=lambda r: (r.table, r.match, r.round_number, r.index))
-    summary = summarize(records, seconds)
+    summary = summarize(records)
     command = "python bench/analysis.py " + " ".join(sys.argv[1:] if argv is None else argv)
     summary.update(
         command=command.strip(),
@@ -441,12 +513,7 @@ def main(argv: list[str] | None = None) -> int:
         load_average=[round(x, 2) for x in os.getloadavg()],
     )
     print_report(summary, console)
-    args.out.mkdir(parents=True, exist_ok=True)
-    stem = f"analysis_seed{args.seed}{'_quick' if args.quick else ''}"
     (args.out / f"{stem}.json").write_text(json.dumps(summary, indent=2) + "\n")
-    with (args.out / f"{stem}_decisions.jsonl").open("w") as lines:
-        for record in records:
-            lines.write(json.dumps(asdict(record)) + "\n")
     chart = args.out / f"{stem}_calibration.png"
     try:
         write_chart(
