@@ -438,6 +438,32 @@ def print_report(summary: dict[str, Any], console: Any) -> None:
     )
 
 
+def read_records(path: Path) -> list[DecisionRecord]:
+    """The records of whole matches in a decisions file (the file is rewritten without a
+    match cut short by an interruption, so that more can be appended)."""
+    records: list[DecisionRecord] = []
+    with path.open() as lines:
+        for line in lines:
+            try:
+                records.append(DecisionRecord(**json.loads(line)))
+            except (ValueError, TypeError):
+                break  # the line being written when the run stopped
+    by_match: dict[tuple[str, int], list[DecisionRecord]] = {}
+    for record in records:
+        by_match.setdefault((record.table, record.match), []).append(record)
+    complete = [
+        record
+        for mine in by_match.values()
+        # every decision of each analysed round is there
+        if len(mine) == sum(n for _, n in {(r.round_number, r.decisions) for r in mine})
+        for record in mine
+    ]
+    with path.open("w") as lines:
+        for record in complete:
+            lines.write(json.dumps(asdict(record)) + "\n")
+    return complete
+
+
 def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -452,7 +478,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="keep the matches already in the output's decisions file and play the rest",
+        help="keep the matches already in the output's decisions file and play the rest "
+        "(an interrupted run goes on; figures cover the first --matches of each table)",
     )
     args = parser.parse_args(argv)
     if args.quick:
@@ -467,8 +494,9 @@ def main(argv: list[str] | None = None) -> int:
     decisions_file = args.out / f"{stem}_decisions.jsonl"
     records: list[DecisionRecord] = []
     if args.resume and decisions_file.exists():
-        with decisions_file.open() as lines:
-            records = [DecisionRecord(**json.loads(line)) for line in lines if line.strip()]
+        records = read_records(decisions_file)
+        # --matches says how many matches a table the figures cover.
+        records = [r for r in records if r.match < args.matches]
     done = {(r.table, r.match) for r in records}
     tasks = [
         (table, args.seed, index)
