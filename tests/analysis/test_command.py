@@ -54,11 +54,15 @@ def test_the_default_graph_goes_beside_the_replay(
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("{not json", "not a replay"),
         ('{"steps": []}', "no 'rules'"),
         ('{"rules": {"players": 4}, "seed": 1, "steps": [{"move": "AAAA"}]}', "step 0"),
         ('{"rules": {"players": 4, "colour": 1}, "seed": 1, "steps": []}', "unknown rule"),
         ("[1, 2]", "JSON object"),
+        ("{not json", "is not JSON (Expecting property name enclosed in double quotes at line 1"),
+        (
+            '{"error": {"code": "match_in_progress", "message": "match 1 is being played"}}',
+            "the server's refusal, not a replay: match 1 is being played",
+        ),
     ],
 )
 def test_a_bad_replay_gets_a_clear_error(
@@ -67,16 +71,35 @@ def test_a_bad_replay_gets_a_clear_error(
     path = tmp_path / "bad.json"
     path.write_text(content)
     assert main(["analyse", str(path)]) == 2
-    assert message in " ".join(capsys.readouterr().out.split())
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("fouronefour analyse: ")  # one line
+    assert message in err
+
+
+def test_a_match_not_finished_is_refused(
+    replay_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(replay_file.read_text())
+    data["steps"] = data["steps"][:-5]
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(data))
+    assert main(["analyse", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not finished" in err
 
 
 def test_missing_files_and_rounds_are_refused(
     replay_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["analyse", str(tmp_path / "nowhere.json")]) == 2
-    assert "cannot read" in capsys.readouterr().out
+    assert "cannot read" in capsys.readouterr().err
     assert main(["analyse", str(replay_file), "--round", "99"]) == 2
-    assert "no round 99" in capsys.readouterr().out
+    assert "no round 99" in capsys.readouterr().err
+    out = tmp_path / "no-such-folder" / "graph.png"
+    assert (
+        main(["analyse", str(replay_file), "--round", "1", "--worlds", "2", "--out", str(out)]) == 2
+    )
+    assert "cannot write" in capsys.readouterr().err
 
 
 def test_a_replay_from_another_deal_is_refused(replay_file: Path) -> None:

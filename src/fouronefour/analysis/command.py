@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -71,27 +72,43 @@ def run(args: argparse.Namespace) -> int:
 
     console = Console()
     if args.worlds < 2:
-        console.print("[red]--worlds must be at least 2[/red]")
-        return 2
+        return _fail("--worlds must be at least 2")
     try:
-        replay = read_replay(json.loads(args.replay.read_text(encoding="utf-8")))
-    except OSError as error:
-        console.print(f"[red]cannot read {args.replay}: {error.strerror or error}[/red]")
-        return 2
-    except ValueError as error:  # bad JSON or not a replay
-        console.print(f"[red]{args.replay} is not a replay this version can read: {error}[/red]")
-        return 2
+        text = args.replay.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not a text file"
+        return _fail(f"cannot read {args.replay}: {reason or error}")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        return _fail(
+            f"{args.replay} is not JSON ({error.msg} at line {error.lineno}, "
+            f"column {error.colno}): download the replay from the replay viewer"
+        )
+    if isinstance(data, dict) and isinstance(data.get("error"), dict):
+        # The server's answer to a replay it refused, saved instead of a replay.
+        return _fail(
+            f"{args.replay} is the server's refusal, not a replay: "
+            f"{data['error'].get('message') or data['error'].get('code')}"
+        )
+    try:
+        replay = read_replay(data)
+    except ValueError as error:
+        return _fail(f"{args.replay} is not a replay this version can read: {error}")
+    if replay.winning_team is None:
+        last = replay.rounds[-1].number if replay.rounds else 1
+        return _fail(
+            f"the match in {args.replay} is not finished (its moves stop in round {last}): "
+            "analyse a finished match"
+        )
     rounds = replay.rounds
     if args.round is not None:
         rounds = [r for r in rounds if r.number == args.round]
         if not rounds:
-            console.print(
-                f"[red]the match has no round {args.round} (rounds 1-{len(replay.rounds)})[/red]"
-            )
-            return 2
+            return _fail(f"the match has no round {args.round} (rounds 1-{len(replay.rounds)})")
     out = args.out or args.replay.with_name(f"{args.replay.stem}-analysis.png")
     if not chart.available():
-        console.print(f"no graph: it needs matplotlib ({chart.INSTALL_HINT})")
+        console.print(f"no graph: it needs matplotlib ({chart.INSTALL_HINT})", markup=False)
 
     results: list[tuple[int, list[dict[str, Any]]]] = []
     total = sum(len(r.moves) for r in rounds)
@@ -121,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     if len(results) > 1:
         _print_totals(console, replay.names, results)
     if args.json is not None:
-        payload = {
+        payload: dict[str, Any] = {
             "worlds": args.worlds,
             "seed": args.seed,
             "rounds": [
@@ -129,8 +146,11 @@ def run(args: argparse.Namespace) -> int:
                 for r, (n, d) in zip(rounds, results, strict=True)
             ],
         }
-        args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
-        console.print(f"wrote {args.json}")
+        try:
+            args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+        except OSError as error:
+            return _fail(f"cannot write {args.json}: {error.strerror or error}")
+        console.print(f"wrote {args.json}", markup=False)
     if chart.available():
         teams = [
             " & ".join(replay.names[s] for s in range(t, replay.rules.players, 2)) for t in (0, 1)
@@ -140,12 +160,24 @@ def run(args: argparse.Namespace) -> int:
             if len(rounds) == 1
             else f"Rounds {rounds[0].number}-{rounds[-1].number}"
         )
-        chart.write_win_chart(results, out, f"{title}: each team's chance to win the round", teams)
-        console.print(f"wrote {out}")
+        try:
+            chart.write_win_chart(
+                results, out, f"{title}: each team's chance to win the round", teams
+            )
+        except OSError as error:
+            return _fail(f"cannot write {out}: {error.strerror or error}")
+        console.print(f"wrote {out}", markup=False)
     return 0
 
 
+def _fail(message: str) -> int:
+    """One line on standard error; the exit status of a refused command."""
+    print(f"fouronefour analyse: {message}", file=sys.stderr)
+    return 2
+
+
 def _print_round(console: Any, replay: Any, r: Any, decisions: list[dict[str, Any]]) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     end = r.start
@@ -158,7 +190,7 @@ def _print_round(console: Any, replay: Any, r: Any, decisions: list[dict[str, An
         outcome = f"team {team} ({winners}) won, caught {caught}"
     else:
         outcome = "not finished"
-    console.print(f"\n[bold]Round {r.number}[/bold] at level {r.start.level}: {outcome}")
+    console.print(f"\n[bold]Round {r.number}[/bold] at level {r.start.level}: {escape(outcome)}")
     marked = [(i, d) for i, d in enumerate(decisions) if d["label"] in MARKED]
     if not marked:
         console.print("no marked moves")
@@ -170,7 +202,7 @@ def _print_round(console: Any, replay: Any, r: Any, decisions: list[dict[str, An
     for i, d in marked:
         table.add_row(
             str(r.first_step + i),
-            f"{replay.names[d['seat']]} (seat {d['seat']})",
+            escape(f"{replay.names[d['seat']]} (seat {d['seat']})"),
             d["decision"],
             d["move"],
             f"[{colours[d['label']]}]{d['label']}[/]",
@@ -183,6 +215,7 @@ def _print_round(console: Any, replay: Any, r: Any, decisions: list[dict[str, An
 def _print_totals(
     console: Any, names: list[str], results: list[tuple[int, list[dict[str, Any]]]]
 ) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title="Marked moves per player", show_edge=False)
@@ -191,7 +224,9 @@ def _print_totals(
         table.add_column(label, justify="right")
     for seat, name in enumerate(names):
         mine = [d for _, ds in results for d in ds if d["seat"] == seat]
-        table.add_row(name, *(str(sum(d["label"] == label for d in mine)) for label in MARKED))
+        table.add_row(
+            escape(name), *(str(sum(d["label"] == label for d in mine)) for label in MARKED)
+        )
     console.print(table)
 
 
