@@ -14,6 +14,8 @@ INSTALL_HINT = "pip install 'fouronefour[charts]'"
 #: Marker colour of each marked label.
 _COLOURS = {"inaccuracy": "#e0b000", "mistake": "#e07000", "blunder": "#c00000"}
 _TEAM_COLOURS = ("#3b7dd8", "#d8703b")
+#: Partners share their team's colour and differ by line style.
+_STYLES = ("-", "--", ":", "-.")
 
 
 def available() -> bool:
@@ -29,29 +31,34 @@ def write_win_chart(
     path: Path,
     title: str,
     team_names: Sequence[str] = ("team 0", "team 1"),
+    seat_names: Sequence[str] | None = None,
 ) -> None:
-    """Each team's win chance, as its players judged it before each of their decisions,
-    through ``rounds`` ((number, analysis) pairs, one after the other); marked moves on
-    their team's line. The two lines need not add up to 1: each is its team's own view."""
+    """Each player's chance that their team wins, as they judged it before each of their
+    decisions, through ``rounds`` ((number, analysis) pairs, one after the other): a line
+    per player in their team's colour, marked moves on it. Partners' lines differ where
+    their hands tell them different things: each line is its player's own view."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     width = min(20.0, 6.0 + 0.03 * sum(len(d) for _, d in rounds))
-    figure, axes = plt.subplots(figsize=(width, 4.2))
+    figure, axes = plt.subplots(figsize=(width, 4.6))
+    seats = sorted({d["seat"] for _, decisions in rounds for d in decisions})
+    names = {s: seat_names[s] if seat_names is not None else f"seat {s}" for s in seats}
     offset = 0
     for position, (number, decisions) in enumerate(rounds):
         xs = list(range(offset, offset + len(decisions)))
-        for team in (0, 1):
-            own = [(x, d) for x, d in zip(xs, decisions, strict=True) if d["seat"] % 2 == team]
+        for seat in seats:
+            own = [(x, d) for x, d in zip(xs, decisions, strict=True) if d["seat"] == seat]
             axes.plot(
                 [x for x, _ in own],
                 [d["win_chance"] for _, d in own],
-                color=_TEAM_COLOURS[team],
-                linewidth=1.4,
+                color=_TEAM_COLOURS[seat % 2],
+                linestyle=_STYLES[(seat // 2) % len(_STYLES)],
+                linewidth=1.3,
                 drawstyle="steps-post",
-                label=team_names[team] if position == 0 else None,
+                label=f"{names[seat]} ({team_names[seat % 2]})" if position == 0 else None,
             )
         for label, colour in _COLOURS.items():
             marked = [(x, d) for x, d in zip(xs, decisions, strict=True) if d["label"] == label]
@@ -76,7 +83,8 @@ def write_win_chart(
     axes.set_xlabel("decision" if len(rounds) == 1 else "decision (rounds one after the other)")
     axes.set_ylabel("chance to win the round")
     axes.set_title(title)
-    axes.legend(loc="lower left", fontsize=8, ncols=5)
+    # Below the plot, where it hides no line.
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, ncols=4)
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)

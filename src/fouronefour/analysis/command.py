@@ -152,9 +152,6 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"cannot write {args.json}: {error.strerror or error}")
         console.print(f"wrote {args.json}", markup=False)
     if chart.available():
-        teams = [
-            " & ".join(replay.names[s] for s in range(t, replay.rules.players, 2)) for t in (0, 1)
-        ]
         title = (
             f"Round {rounds[0].number}"
             if len(rounds) == 1
@@ -162,7 +159,10 @@ def run(args: argparse.Namespace) -> int:
         )
         try:
             chart.write_win_chart(
-                results, out, f"{title}: each team's chance to win the round", teams
+                results,
+                out,
+                f"{title}: each player's chance that their team wins the round",
+                seat_names=replay.names,
             )
         except OSError as error:
             return _fail(f"cannot write {out}: {error.strerror or error}")
@@ -196,8 +196,8 @@ def _print_round(console: Any, replay: Any, r: Any, decisions: list[dict[str, An
         console.print("no marked moves")
         return
     table = Table(show_edge=False)
-    for column in ("step", "player", "decision", "played", "label", "better", "win chance"):
-        table.add_column(column, justify="right" if column in ("step", "win chance") else "left")
+    for column in ("step", "player", "decision", "played", "label", "chance", "better", "chance"):
+        table.add_column(column, justify="right" if column in ("step", "chance") else "left")
     colours = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red"}
     for i, d in marked:
         table.add_row(
@@ -206,8 +206,9 @@ def _print_round(console: Any, replay: Any, r: Any, decisions: list[dict[str, An
             d["decision"],
             d["move"],
             f"[{colours[d['label']]}]{d['label']}[/]",
+            f"{d['played_win_chance']:.0%}",
             d["best_move"],
-            f"{d['played_win_chance']:.0%} instead of {d['best_win_chance']:.0%}",
+            f"{d['best_win_chance']:.0%}",
         )
     console.print(table)
 
