@@ -191,6 +191,29 @@ def brier(records: list[DecisionRecord]) -> float:
     return sum((r.win_chance - r.won) ** 2 for r in records) / max(1, len(records))
 
 
+def brier_parts(records: list[DecisionRecord]) -> dict[str, float]:
+    """Murphy's decomposition over the deciles: Brier = reliability - resolution +
+    uncertainty (up to the spread within a decile). Reliability is miscalibration;
+    resolution is how far the deciles' outcomes stand from the average one, what the
+    estimates tell apart."""
+    n = max(1, len(records))
+    base = sum(r.won for r in records) / n
+    deciles: dict[int, list[DecisionRecord]] = {}
+    for r in records:
+        deciles.setdefault(min(9, int(r.win_chance * 10)), []).append(r)
+    reliability = resolution = 0.0
+    for inside in deciles.values():
+        predicted = sum(r.win_chance for r in inside) / len(inside)
+        actual = sum(r.won for r in inside) / len(inside)
+        reliability += len(inside) * (predicted - actual) ** 2 / n
+        resolution += len(inside) * (actual - base) ** 2 / n
+    return {
+        "reliability": reliability,
+        "resolution": resolution,
+        "uncertainty": base * (1 - base),
+    }
+
+
 def second_half(records: list[DecisionRecord]) -> list[DecisionRecord]:
     return [r for r in records if r.index >= r.decisions / 2]
 
@@ -286,6 +309,7 @@ def summarize(records: list[DecisionRecord]) -> dict[str, Any]:
             table: {
                 "all": brier([r for r in records if r.table == table]),
                 "second_half": brier([r for r in late if r.table == table]),
+                "second_half_parts": brier_parts([r for r in late if r.table == table]),
             }
             for table in sorted({r.table for r in records})
         },
@@ -386,8 +410,16 @@ def print_report(summary: dict[str, Any], console: Any) -> None:
     by_table.add_column("table")
     by_table.add_column("all", justify="right")
     by_table.add_column("second half", justify="right")
+    for column in ("reliability", "resolution", "uncertainty"):
+        by_table.add_column(f"2nd half: {column}", justify="right")
     for name, scores in summary["brier_by_table"].items():
-        by_table.add_row(name, f"{scores['all']:.3f}", f"{scores['second_half']:.3f}")
+        parts = scores["second_half_parts"]
+        by_table.add_row(
+            name,
+            f"{scores['all']:.3f}",
+            f"{scores['second_half']:.3f}",
+            *(f"{parts[k]:.3f}" for k in ("reliability", "resolution", "uncertainty")),
+        )
     console.print(by_table)
     labels = Table(title="Labels of decisions with a choice, by bot")
     labels.add_column("bot")
