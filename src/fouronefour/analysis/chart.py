@@ -16,6 +16,8 @@ _COLOURS = {"inaccuracy": "#e0b000", "mistake": "#e07000", "blunder": "#c00000"}
 _TEAM_COLOURS = ("#3b7dd8", "#d8703b")
 #: Partners share their team's colour and differ by line style.
 _STYLES = ("-", "--", ":", "-.")
+#: Panels per row when several rounds are drawn.
+_COLUMNS = 4
 
 
 def available() -> bool:
@@ -33,59 +35,69 @@ def write_win_chart(
     team_names: Sequence[str] = ("team 0", "team 1"),
     seat_names: Sequence[str] | None = None,
 ) -> None:
-    """Each player's chance that their team wins, as they judged it before each of their
-    decisions, through ``rounds`` ((number, analysis) pairs, one after the other): a line
-    per player in their team's colour, marked moves on it. Partners' lines differ where
-    their hands tell them different things: each line is its player's own view."""
+    """Each player's chance that their team wins the round, as they judged it before each
+    of their decisions, for ``rounds`` ((number, analysis) pairs): a panel per round, a
+    line per player in their team's colour, marked moves on it. Partners' lines differ
+    where their hands tell them different things: each line is its player's own view."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    width = min(20.0, 6.0 + 0.03 * sum(len(d) for _, d in rounds))
-    figure, axes = plt.subplots(figsize=(width, 4.6))
+    columns = min(len(rounds), _COLUMNS)
+    rows = -(-len(rounds) // columns)
+    single = len(rounds) == 1
+    figure, grid = plt.subplots(
+        rows,
+        columns,
+        figsize=(8.6, 4.6) if single else (3.6 * columns, 2.3 * rows + 1.0),
+        sharey=True,
+        squeeze=False,
+    )
     seats = sorted({d["seat"] for _, decisions in rounds for d in decisions})
     names = {s: seat_names[s] if seat_names is not None else f"seat {s}" for s in seats}
-    offset = 0
     for position, (number, decisions) in enumerate(rounds):
-        xs = list(range(offset, offset + len(decisions)))
+        axes = grid[position // columns][position % columns]
         for seat in seats:
-            own = [(x, d) for x, d in zip(xs, decisions, strict=True) if d["seat"] == seat]
+            own = [(x, d) for x, d in enumerate(decisions) if d["seat"] == seat]
             axes.plot(
                 [x for x, _ in own],
                 [d["win_chance"] for _, d in own],
                 color=_TEAM_COLOURS[seat % 2],
                 linestyle=_STYLES[(seat // 2) % len(_STYLES)],
-                linewidth=1.3,
+                linewidth=1.3 if single else 1.0,
                 drawstyle="steps-post",
-                label=f"{names[seat]} ({team_names[seat % 2]})" if position == 0 else None,
+                label=f"{names[seat]} ({team_names[seat % 2]})",
             )
         for label, colour in _COLOURS.items():
-            marked = [(x, d) for x, d in zip(xs, decisions, strict=True) if d["label"] == label]
+            marked = [(x, d) for x, d in enumerate(decisions) if d["label"] == label]
             axes.scatter(
                 [x for x, _ in marked],
                 [d["win_chance"] for _, d in marked],
                 color=colour,
                 edgecolors="black",
                 linewidths=0.5,
-                s=36,
+                s=36 if single else 20,
                 zorder=3,
-                label=label if position == 0 else None,
+                label=label,
             )
-        if len(rounds) > 1:
-            axes.axvline(offset - 0.5, color="grey", linewidth=0.6, linestyle=":")
-            axes.text(offset, 1.02, f"round {number}", fontsize=8, color="grey")
-        offset += len(decisions)
-    axes.axhline(0.5, color="grey", linewidth=0.6, linestyle="--")
-    axes.set_ylim(-0.03, 1.1 if len(rounds) > 1 else 1.03)
-    axes.set_xlim(-0.5, max(0.5, offset - 0.5))
-    axes.set_yticks([0, 0.25, 0.5, 0.75, 1], ["0%", "25%", "50%", "75%", "100%"])
-    axes.set_xlabel("decision" if len(rounds) == 1 else "decision (rounds one after the other)")
-    axes.set_ylabel("chance to win the round")
-    axes.set_title(title)
-    # Below the plot, where it hides no line.
-    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, ncols=4)
-    figure.tight_layout()
+        axes.axhline(0.5, color="grey", linewidth=0.6, linestyle="--")
+        axes.set_ylim(-0.03, 1.03)
+        axes.set_xlim(-0.5, max(0.5, len(decisions) - 0.5))
+        axes.set_yticks([0, 0.25, 0.5, 0.75, 1], ["0%", "25%", "50%", "75%", "100%"])
+        if single:
+            axes.set_xlabel("decision")
+            axes.set_ylabel("chance to win the round")
+        else:
+            axes.set_title(f"round {number}", fontsize=9)
+            axes.tick_params(labelsize=7)
+    for position in range(len(rounds), rows * columns):
+        grid[position // columns][position % columns].axis("off")
+    figure.suptitle(title)
+    handles, labels = grid[0][0].get_legend_handles_labels()
+    # Below the panels, where it hides no line.
+    figure.legend(handles, labels, loc="lower center", fontsize=8, ncols=4)
+    figure.tight_layout(rect=(0, 0.12 if single else 0.9 / (2.3 * rows + 1.0), 1, 1))
     figure.savefig(path, dpi=100)
     plt.close(figure)
 
