@@ -309,12 +309,14 @@ SOCKET_SPY = """
 (() => {
   window.__sockets = 0;
   window.__sent = {};
+  window.__order = [];
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) { super(...args); window.__sockets += 1; }
     send(data) {
       const id = JSON.parse(data).id;
       if (id !== undefined) window.__sent[id] = (window.__sent[id] || 0) + 1;
+      if (id !== undefined) window.__order.push(id);
       return super.send(data);
     }
   };
@@ -338,6 +340,10 @@ def test_a_refused_request_is_sent_again_and_a_replaced_tab_stops(
             const answers = await Promise.all(
                 Array.from({length: 45}, () => request({type: 'ping'})));
             if (!answers.every((answer) => answer.type === 'pong')) throw new Error('no pong');
+            // Sent again in the order first sent.
+            const again = window.__order.filter((id, i) => window.__order.indexOf(id) < i);
+            const n = (id) => Number(id.split('.').pop());
+            if (again.some((id, i) => i > 0 && n(again[i - 1]) > n(id))) throw new Error(again);
             return Object.values(window.__sent);
         }"""
     )

@@ -17,6 +17,11 @@ function randomId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** A request's place in this page's order, from its id (`<prefix>.<n>`). */
+function sequence(id) {
+  return Number(String(id).split(".").pop());
+}
+
 export class ApiError extends Error {
   constructor(code, message, retryAfterMs = null, replaced = false) {
     super(message || code);
@@ -219,7 +224,9 @@ export class TableConnection {
 
   /** Send `payload` again after `ms`; the requests after it wait behind it. */
   hold(payload, ms) {
-    this.held.unshift(payload); // refused first, so it goes first
+    // In the order they were first sent (several refused at once come back in that order).
+    this.held.push(payload);
+    this.held.sort((a, b) => sequence(a.id) - sequence(b.id));
     clearTimeout(this.holdTimer);
     this.holdTimer = setTimeout(() => this.release(ms), ms);
   }
