@@ -236,6 +236,8 @@ class ServeProcess:
                 "2000",
                 "--rate-burst",
                 "2000",
+                "--analysis-processes",  # (none: test_analysis.py runs it, cheaply)
+                "0",
                 *self.extra,
             ],
             cwd=ROOT,

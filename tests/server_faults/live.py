@@ -84,6 +84,8 @@ class LiveServer:
             str(self.bot_delay),
             "--log-level",
             "warning",
+            "--analysis-processes",
+            "0",
             *self.extra,
         ]
         with self.log.open("ab") as log:

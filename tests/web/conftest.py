@@ -76,6 +76,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--hook-mode", "fast",
         "--hook-seconds", "6",
         "--turn-seconds", "90",
+        "--analysis-worlds", "2",  # (rounds are analysed as they end: cheaply)
     ]  # fmt: skip
     _SERVER_LOGS.append(workdir / "server.log")
     log = (workdir / "server.log").open("wb")

@@ -23,6 +23,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import invites
 from .admission import Admission
+from .analysis import SWEEP_SECONDS, Analyst
+from .analysisview import audience, check_round, parse_query, round_view, rounds_ended, token_seat
 from .backends import is_postgres, make_fanout, make_storage
 from .bodies import BodyLimit
 from .botrunner import BotRunner, ExecutorBotRunner, available_bots
@@ -42,7 +44,7 @@ from .replay import build_replay, match_summary
 from .retention import OldTables, Retention, ThreadedRetention, keep_tidy
 from .session import PROTOCOL, Session
 from .settings import ROUND_PAUSE_SECONDS_RANGE
-from .storage import Storage, StorageError, StoredTable
+from .storage import Storage, StorageError, StoredAnalysis, StoredTable
 from .table import (
     HOOK_SECONDS_RANGE,
     MAX_DECKS,
@@ -74,6 +76,10 @@ _STATUS = {
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.STORAGE_ERROR: 503,
     ErrorCode.TOO_LARGE: 413,
+    ErrorCode.BAD_TOKEN: 403,
+    ErrorCode.NOT_FINISHED: 409,
+    ErrorCode.ANALYSIS_PENDING: 409,
+    ErrorCode.NO_ANALYSIS: 404,
 }
 
 _PLACEHOLDER = """<!doctype html><html lang="en"><meta charset="utf-8"><title>414</title>
@@ -89,6 +95,9 @@ def _error(error: TableError) -> Response:
     response = _json({"error": error.to_dict()}, _STATUS.get(error.code, 400))
     if isinstance(error, RateLimited):
         response.headers["Retry-After"] = str(error.retry_after)
+    retry_ms = (error.details or {}).get("retry_after_ms")
+    if isinstance(retry_ms, int):
+        response.headers["Retry-After"] = str(max(1, math.ceil(retry_ms / 1000)))
     return response
 
 
@@ -246,6 +255,26 @@ def create_app(
             broker, "lookups", config.lookup_rate_per_second, config.lookup_burst
         )
         watchers = SharedCounts(broker, "spectators", config.max_spectators_per_address)
+    # Rounds analysed in worker processes as they end (analysis.py).
+    analyst = Analyst(
+        storage, config.analysis_processes, config.analysis_worlds, config.analysis_queue
+    )
+    registry.analyst = analyst
+
+    async def analyses_here(code: str) -> bool:
+        """Whether this process analyses table ``code``'s rounds: its owner does, and
+        anybody those of a deleted table's kept matches."""
+        if code in registry.tables:
+            return True
+        try:
+            await registry.get(code)
+        except Elsewhere:
+            return False
+        except TableError as error:
+            return error.code is ErrorCode.TABLE_NOT_FOUND
+        return True
+
+    analyst.owns = analyses_here
     limiter = AddressLimiter(
         config.http_rate_per_second, config.http_rate_burst, config.limit_loopback, shared_http
     )
@@ -279,6 +308,7 @@ def create_app(
             relay.start()
         runner = bots or ExecutorBotRunner(loop, processes=config.bot_processes)
         await registry.start(AsyncioScheduler(loop), runner)
+        analyst.start()
         adopting = asyncio.create_task(adopt_orphans(registry)) if cluster is not None else None
         # Long-lived start-up objects need no collection passes, nor, later, the sockets and
         # tables that come and stay (collector.py).
@@ -316,12 +346,14 @@ def create_app(
                 tidying.cancel()
             if retention is not None:
                 await retention.close()
+            await analyst.shutdown()
             runner.close()
             await fanout.shutdown()
             await storage.shutdown()
 
     app = FastAPI(title="414", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.registry = registry
+    app.state.analyst = analyst
 
     # Every HTTP error has the API's body, also for paths and methods it does not have.
     @app.exception_handler(StarletteHTTPException)
@@ -539,9 +571,10 @@ def create_app(
 
     async def finished(
         code: str, client: Any, invite: object
-    ) -> tuple[str, dict[int, list[Seat]], int]:
-        """A table's code, its finished matches with their seats (seat, name, kind) and its
-        current match number; for a deleted table, its kept matches (retention.py)."""
+    ) -> tuple[str, dict[int, list[Seat]], int, Table | StoredTable | None]:
+        """A table's code, its finished matches with their seats (seat, name, kind), its
+        current match number and the table (here, or as stored if another process owns it);
+        for a deleted table, its kept matches (retention.py) and no table."""
         held: Table | StoredTable | None
         try:
             held = await find(code, client, invite)
@@ -554,7 +587,7 @@ def create_app(
                 raise TableError(ErrorCode.STORAGE_ERROR, str(error)) from None
             if not archived or not invites.admits(invite_hash, invite):
                 raise
-            return code.upper(), archived, max(archived)
+            return code.upper(), archived, max(archived), None
         except Elsewhere:  # (finished matches are in the database, whoever owns the table)
             try:
                 held = await storage.fetch_table(code.upper())
@@ -563,12 +596,14 @@ def create_app(
             if held is None:
                 raise TableError(ErrorCode.TABLE_NOT_FOUND, f"no table {code!r}") from None
         seats: list[Seat] = [{"seat": s.seat, "name": s.name, "kind": s.kind} for s in held.seats]
-        return held.code, dict.fromkeys(held.finished_matches, seats), held.match_number
+        return held.code, dict.fromkeys(held.finished_matches, seats), held.match_number, held
 
     @app.get("/api/tables/{code}/replays")
     async def replays(code: str, request: Request) -> Response:
         try:
-            code, matches, _ = await finished(code, request.client, request.headers.get("x-invite"))
+            code, matches, _, _ = await finished(
+                code, request.client, request.headers.get("x-invite")
+            )
         except TableError as error:
             return _error(error)
         try:
@@ -588,7 +623,7 @@ def create_app(
     @app.get("/api/tables/{code}/replays/{match}")
     async def replay(code: str, match: str, request: Request) -> Response:
         try:
-            code, matches, current = await finished(
+            code, matches, current, _ = await finished(
                 code, request.client, request.headers.get("x-invite")
             )
             # (Parsed here, not by FastAPI: its refusal would not be this API's error body.)
@@ -617,6 +652,61 @@ def create_app(
             for line in chat
         ]
         return _json(body)
+
+    @app.get("/api/tables/{code}/analysis")
+    async def round_analysis(code: str, request: Request) -> Response:
+        """A round's analysis: a seat's own decisions once the round has ended, everyone's
+        once the match is over (analysisview.py)."""
+        query, headers = request.query_params, request.headers
+        try:
+            asked = parse_query(query.get("round"), query.get("match"))
+            code, matches, current, held = await finished(
+                code, request.client, headers.get("x-invite")
+            )
+            number = asked.match_number or current
+            hashes = [] if held is None else [s.token_hash for s in held.seats]
+            whose = audience(
+                number, current, list(matches), token_seat(headers.get("x-token"), hashes)
+            )
+            key = (code, number, asked.round_number)
+            stored = await storage.fetch_analysis(*key)
+            if stored is None:  # not due: a round not ended, or ended before analysis was on
+                if (
+                    isinstance(held, Table)
+                    and held.match is not None
+                    and held.match_number == number
+                ):
+                    ended, over = len(held.match.results), held.match.is_over
+                else:
+                    match = await storage.fetch_match(code, number)
+                    if match is None:
+                        raise TableError(ErrorCode.REPLAY_NOT_FOUND, f"no match {number}")
+                    ended, over = await run_in_threadpool(rounds_ended, match), match.over
+                check_round(asked.round_number, ended, over)
+                if not analyst.enabled:
+                    raise TableError(ErrorCode.NO_ANALYSIS, "this server does not analyse rounds")
+                stored = StoredAnalysis(number, asked.round_number)
+                await storage.store_analysis(code, stored)  # due: its owner analyses it
+            if stored.error is not None:
+                raise TableError(
+                    ErrorCode.NO_ANALYSIS, f"the round could not be analysed: {stored.error}"
+                )
+            if stored.due:
+                if not analyst.enabled:
+                    raise TableError(ErrorCode.NO_ANALYSIS, "this server does not analyse rounds")
+                seconds = SWEEP_SECONDS
+                if isinstance(held, Table) and analyst.queue(key):
+                    seconds = analyst.retry_after(key)
+                raise TableError(
+                    ErrorCode.ANALYSIS_PENDING,
+                    "the round is being analysed: ask again later",
+                    {"retry_after_ms": int(seconds * 1000)},
+                )
+        except TableError as error:
+            return _error(error)
+        except StorageError as error:
+            return _error(TableError(ErrorCode.STORAGE_ERROR, str(error)))
+        return _json(round_view(code, stored, whose))
 
     # ------------------------------------------------------------ WebSocket
 

@@ -11,6 +11,10 @@ from typing import Any
 from .backends import check, check_settings, redacted
 from .config import ServerConfig
 
+#: ``serve`` analyses rounds with one worker process unless told otherwise (ServerConfig's
+#: default is none, for servers embedded in tests).
+ANALYSIS_PROCESSES = 1
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     defaults = ServerConfig()
@@ -76,6 +80,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=defaults.bot_processes,
         help="processes for slow bots such as search; 0: threads (default %(default)s)",
+    )
+    parser.add_argument(
+        "--analysis-processes",
+        type=int,
+        default=ANALYSIS_PROCESSES,
+        metavar="N",
+        help="worker processes (at the lowest priority) analysing each round once it ends, "
+        "for the replay viewer and the players (docs/analysis.md); 0: no analysis "
+        "(default %(default)s)",
+    )
+    parser.add_argument(
+        "--analysis-worlds",
+        type=int,
+        default=defaults.analysis_worlds,
+        metavar="N",
+        help="worlds sampled per decision analysed: more is steadier and slower "
+        "(default %(default)s)",
+    )
+    parser.add_argument(
+        "--analysis-queue",
+        type=int,
+        default=defaults.analysis_queue,
+        metavar="N",
+        help="rounds waiting for analysis in memory, at most; the others wait in the "
+        "database (default %(default)s)",
     )
     parser.add_argument(
         "--seed", type=int, default=None, help="fixed seed for the deals (testing; default: random)"
@@ -166,6 +195,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         round_pause_seconds=args.round_pause_seconds,
         bot_delay=args.bot_delay,
         bot_processes=args.bot_processes,
+        analysis_processes=args.analysis_processes,
+        analysis_worlds=args.analysis_worlds,
+        analysis_queue=args.analysis_queue,
         seed=args.seed,
         max_tables=args.max_tables,
         rate_per_second=args.rate,
@@ -232,6 +264,11 @@ def run(args: argparse.Namespace) -> int:
         problem = "--keep-days and --keep-replay-days must be 0 or more"
     elif config.max_connections_per_address < 1:
         problem = "--max-connections-per-address must be at least 1"
+    elif config.analysis_processes < 0 or config.analysis_worlds < 2 or config.analysis_queue < 1:
+        problem = (
+            "--analysis-processes must be 0 or more, --analysis-worlds at least 2 and "
+            "--analysis-queue at least 1"
+        )
     else:
         problem = check_settings(config)
     if problem is not None:

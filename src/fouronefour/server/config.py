@@ -22,6 +22,12 @@ class ServerConfig:
     bot_delay: float = 0.8
     #: Worker processes for slow bots (search); random and greedy run in threads. 0: threads.
     bot_processes: int = 1
+    #: Worker processes analysing ended rounds (analysis.py), 0: none. ``serve`` runs one
+    #: (command.py); 0 here, so that a server embedded in a test spends nothing on it.
+    analysis_processes: int = 0
+    #: Worlds sampled per decision (docs/analysis.md); rounds waiting, at most.
+    analysis_worlds: int = 64
+    analysis_queue: int = 256
     #: Fixed seed for every match's deal (tests); None draws seeds from the OS.
     seed: int | None = None
     #: Tables in memory; beyond it, tables not played and left alone for

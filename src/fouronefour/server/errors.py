@@ -39,6 +39,9 @@ class ErrorCode(enum.StrEnum):
     NO_DECISION = "no_decision"
     NOT_AWAY = "not_away"
     STORAGE_ERROR = "storage_error"
+    NOT_FINISHED = "not_finished"
+    ANALYSIS_PENDING = "analysis_pending"
+    NO_ANALYSIS = "no_analysis"
 
 
 class TableError(Exception):

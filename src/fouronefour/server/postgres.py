@@ -35,6 +35,7 @@ from .storage import (
     DurableWaiters,
     MatchSummary,
     StorageError,
+    StoredAnalysis,
     StoredChat,
     StoredClaim,
     StoredHandoff,
@@ -94,6 +95,14 @@ MIGRATIONS: tuple[str, ...] = (
         code TEXT NOT NULL, number INTEGER NOT NULL, seats TEXT NOT NULL,
         archived_at DOUBLE PRECISION NOT NULL, invite_hash TEXT, PRIMARY KEY (code, number));
     CREATE INDEX archived_matches_at ON archived_matches (archived_at);
+    """,
+    # Each ended round's analysis: due from the change that ended it, then made (analysis.py).
+    """
+    CREATE TABLE analyses (
+        code TEXT NOT NULL, match_number INTEGER NOT NULL, round_number INTEGER NOT NULL,
+        worlds INTEGER, decisions TEXT, error TEXT, due_since BIGSERIAL,
+        PRIMARY KEY (code, match_number, round_number));
+    CREATE INDEX analyses_due ON analyses (due_since) WHERE decisions IS NULL AND error IS NULL;
     """,
 )
 #: The key of the advisory lock held while the schema is migrated (any fixed number).
@@ -179,6 +188,10 @@ WITH new_matches AS (
 ), done_claims AS (
     DELETE FROM claims USING unnest($51::text[], $52::int[], $53::int[]) AS d(code, number, idx)
     WHERE claims.code = d.code AND (claims.match_number, claims.idx) < (d.number, d.idx)
+), due_analyses AS (
+    INSERT INTO analyses (code, match_number, round_number)
+    SELECT * FROM unnest($54::text[], $55::int[], $56::int[])
+    ON CONFLICT (code, match_number, round_number) DO NOTHING
 )
 SELECT 1
 """
@@ -191,7 +204,7 @@ _CHAT_COLUMNS = "version, match_number, step, at, seat, name, spectator, text, p
 
 
 def batch_arguments(changes: list[Change]) -> list[list[Any]]:
-    """The 53 column arrays of :data:`_WRITE_BATCH` for ``changes`` (in order: a later
+    """The 56 column arrays of :data:`_WRITE_BATCH` for ``changes`` (in order: a later
     change to a seat, a table row or a handoff wins)."""
     new_matches: dict[tuple[str, int], list[Any]] = {}
     ended: dict[tuple[str, int], list[Any]] = {}
@@ -202,6 +215,7 @@ def batch_arguments(changes: list[Change]) -> list[list[Any]]:
     handoffs: dict[tuple[str, int], StoredHandoff] = {}
     claims: list[tuple[str, int, int, int, str]] = []
     done: dict[str, tuple[int, int]] = {}  # table -> its windows before this are closed
+    analyses: list[tuple[str, int, int]] = []
     for change in changes:
         code = change.code
         extra = change.extra
@@ -271,6 +285,8 @@ def batch_arguments(changes: list[Change]) -> list[list[Any]]:
                 done[code] = extra.claims_done
             for claim in extra.claims:
                 claims.append((code, claim.match_number, claim.idx, claim.seat, claim.answer))
+            if extra.analysis is not None:
+                analyses.append((code, *extra.analysis))
     columns: list[list[Any]] = []
     columns += _columns(list(new_matches.values()), 7)
     columns += _columns(list(ended.values()), 4)
@@ -291,6 +307,7 @@ def batch_arguments(changes: list[Change]) -> list[list[Any]]:
     claims = [c for c in claims if c[0] not in done or (c[1], c[2]) >= done[c[0]]]
     columns += _columns(claims, 5)
     columns += _columns([(c, *before) for c, before in done.items()], 3)
+    columns += _columns(analyses, 3)
     return columns
 
 
@@ -637,6 +654,62 @@ class PostgresStorage:
                     " ORDER BY version",
                     code,
                     match_number,
+                )
+            ]
+
+    # An analysis is written by its table's owner, through a pooled connection: storing one
+    # twice stores the same (analyses are pure functions of the match), so it needs no fencing.
+    async def store_analysis(self, code: str, analysis: StoredAnalysis) -> None:
+        decisions = None if analysis.decisions is None else orjson.dumps(analysis.decisions)
+        async with self._reader() as conn:
+            await conn.execute(
+                "INSERT INTO analyses (code, match_number, round_number, worlds, decisions, error)"
+                " VALUES ($1, $2, $3, $4, $5, $6)"
+                " ON CONFLICT (code, match_number, round_number) DO "
+                + (
+                    "NOTHING"  # (made due again: it may be made already)
+                    if analysis.due
+                    else "UPDATE SET worlds = excluded.worlds, decisions = excluded.decisions,"
+                    " error = excluded.error"
+                ),
+                code,
+                analysis.match_number,
+                analysis.round_number,
+                analysis.worlds,
+                None if decisions is None else decisions.decode(),
+                analysis.error,
+            )
+
+    async def fetch_analysis(
+        self, code: str, match_number: int, round_number: int
+    ) -> StoredAnalysis | None:
+        async with self._reader() as conn:
+            row = await conn.fetchrow(
+                "SELECT worlds, decisions, error FROM analyses"
+                " WHERE code = $1 AND match_number = $2 AND round_number = $3",
+                code,
+                match_number,
+                round_number,
+            )
+        if row is None:
+            return None
+        decisions = row["decisions"]
+        return StoredAnalysis(
+            match_number,
+            round_number,
+            row["worlds"],
+            None if decisions is None else orjson.loads(decisions),
+            row["error"],
+        )
+
+    async def due_analyses(self, limit: int) -> list[tuple[str, int, int]]:
+        async with self._reader() as conn:
+            return [
+                (r["code"], r["match_number"], r["round_number"])
+                for r in await conn.fetch(
+                    "SELECT code, match_number, round_number FROM analyses"
+                    " WHERE decisions IS NULL AND error IS NULL ORDER BY due_since LIMIT $1",
+                    limit,
                 )
             ]
 

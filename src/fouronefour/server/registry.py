@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from .admission import Admission
+from .analysis import Analyst
 from .botrunner import BotRunner, available_bots
 from .clock import Scheduler
 from .config import ServerConfig
@@ -117,12 +118,20 @@ class TableRegistry:
         #: The connections of each table here (set by the app).
         self.admission: Admission = Admission(1, 1, 1)
         self._seeds = seed_stream(config.seed)
+        #: Analyses the rounds of this process's tables as they end (set by the app).
+        self.analyst: Analyst | None = None
 
     async def start(self, scheduler: Scheduler, bots: BotRunner) -> None:
         """Load the tables being played that no other process owns and resume their timers;
         the others wait in storage until asked for."""
         self._services = TableServices(
-            self.storage, self.fanout, scheduler, bots, self._seeds, self.config.bot_delay
+            self.storage,
+            self.fanout,
+            scheduler,
+            bots,
+            self._seeds,
+            self.config.bot_delay,
+            self.analyst,
         )
         self.storage.on_lost(self.lost)
         restored = []

@@ -110,6 +110,7 @@ class Retention:
         #: Rows of a table that go with it, where the database has them.
         self._per_table = [name for name in ("handoffs", "claims") if name in names]
         self._has_chat = "chat" in names
+        self._has_analyses = "analyses" in names
 
     @property
     def interval(self) -> float:
@@ -204,6 +205,11 @@ class Retention:
                     "(SELECT number FROM matches WHERE code = ? AND over = 1)",
                     (code, code),
                 )
+            if self._has_analyses:  # (those of its finished matches stay with them)
+                conn.execute(
+                    f"DELETE FROM analyses WHERE code = ? AND match_number IN ({unfinished})",
+                    (code, code),
+                )
             conn.execute("DELETE FROM matches WHERE code = ? AND over = 0", (code,))
             for table in (*self._per_table, "seats", "tables", "retention_seen"):
                 conn.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
@@ -234,6 +240,11 @@ class Retention:
                     if self._has_chat:
                         conn.execute(
                             "DELETE FROM chat WHERE code = ? AND match_number = ?", (code, number)
+                        )
+                    if self._has_analyses:
+                        conn.execute(
+                            "DELETE FROM analyses WHERE code = ? AND match_number = ?",
+                            (code, number),
                         )
                     for table in ("matches", "archived_matches"):
                         conn.execute(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .analysis import Analyst
 from .botrunner import BotRunner
 from .clock import Scheduler
 from .fanout import Fanout
@@ -23,3 +24,5 @@ class TableServices:
     seeds: Callable[[], int]
     #: Seconds a bot waits before acting, so people can follow.
     bot_delay: float = 0.8
+    #: Analyses the rounds that end (analysis.py); None: none are.
+    analyst: Analyst | None = None

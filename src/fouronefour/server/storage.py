@@ -2,9 +2,10 @@
 
 A table is its options, settings, seats, chat, pending handoffs, and per match the rules,
 the seed and every decision; :meth:`fouronefour.Match.replay` rebuilds any position from
-those. Each :class:`Change` is written in one transaction before the update it belongs to
-is sent to anybody. A database made by an older version is brought up to date when opened
-(:meth:`SqliteStorage._migrate`).
+those. Beside them, each ended round's analysis (analysis.py): due from the change that
+ended the round, stored once made. Each :class:`Change` is written in one transaction
+before the update it belongs to is sent to anybody. A database made by an older version is
+brought up to date when opened (:meth:`SqliteStorage._migrate`).
 """
 
 from __future__ import annotations
@@ -95,6 +96,24 @@ class StoredClaim:
     answer: str
 
 
+@dataclass(frozen=True, slots=True)
+class StoredAnalysis:
+    """The analysis of round ``round_number`` of match ``match_number`` (analysis.py): due
+    while ``decisions`` and ``error`` are both None; ``decisions`` as
+    :func:`fouronefour.analysis.analyse_round` returns them, ``error`` if it could not be
+    made."""
+
+    match_number: int
+    round_number: int
+    worlds: int | None = None
+    decisions: list[dict[str, Any]] | None = None
+    error: str | None = None
+
+    @property
+    def due(self) -> bool:
+        return self.decisions is None and self.error is None
+
+
 @dataclass(slots=True)
 class StoredTable:
     code: str
@@ -137,6 +156,8 @@ class ChangeExtra:
     claims_done: tuple[int, int] | None = None
     #: The match that ends with this change: (winning team, rounds played).
     result: tuple[int, int] | None = None
+    #: The round that ends with this change is due to be analysed: (match, round number).
+    analysis: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +304,21 @@ class Storage(Protocol):
         """The chat lines said while ``match_number`` was the table's current match."""
         ...
 
+    async def store_analysis(self, code: str, analysis: StoredAnalysis) -> None:
+        """Keep a round's analysis at once; one that is ``due`` only where the round has
+        no row yet. Raises :class:`StorageError` when it cannot."""
+        ...
+
+    async def fetch_analysis(
+        self, code: str, match_number: int, round_number: int
+    ) -> StoredAnalysis | None:
+        """A round's analysis, due or made; None if it was never due."""
+        ...
+
+    async def due_analyses(self, limit: int) -> list[tuple[str, int, int]]:
+        """Up to ``limit`` analyses due, oldest rounds first: (code, match, round)."""
+        ...
+
     async def shutdown(self) -> None:
         """Write what is staged, as far as possible, and close."""
         ...
@@ -330,6 +366,12 @@ CREATE TABLE IF NOT EXISTS claims (
 CREATE TABLE IF NOT EXISTS handoffs (
     code TEXT NOT NULL, seat INTEGER NOT NULL, secret_hash TEXT NOT NULL,
     expires_at INTEGER NOT NULL, PRIMARY KEY (code, seat));
+-- A round's analysis: a row as the round ends (due), its decisions once made (analysis.py).
+CREATE TABLE IF NOT EXISTS analyses (
+    code TEXT NOT NULL, match_number INTEGER NOT NULL, round_number INTEGER NOT NULL,
+    worlds INTEGER, decisions TEXT, error TEXT, PRIMARY KEY (code, match_number, round_number));
+CREATE INDEX IF NOT EXISTS analyses_due ON analyses (code)
+    WHERE decisions IS NULL AND error IS NULL;
 """
 
 #: Columns added since the first schema, for databases made before them: (table, column,
@@ -574,6 +616,12 @@ class SqliteStorage:
                 "UPDATE matches SET winning_team = ?, rounds = ? WHERE code = ? AND number = ?",
                 (winning_team, rounds, code, change.match_number),
             )
+        if extra.analysis is not None:
+            conn.execute(
+                "INSERT OR IGNORE INTO analyses (code, match_number, round_number)"
+                " VALUES (?, ?, ?)",
+                (code, *extra.analysis),
+            )
 
     _TABLE_COLUMNS = (
         "SELECT code, options, host_seat, status, version, match_number, settings, paused,"
@@ -697,6 +745,63 @@ class SqliteStorage:
                 )
             ]
 
+    def save_analysis(self, code: str, analysis: StoredAnalysis) -> None:
+        decisions = None if analysis.decisions is None else orjson.dumps(analysis.decisions)
+        # (A round made due again leaves its row as it is: it may be made already.)
+        made = (
+            ""
+            if analysis.due
+            else (
+                " ON CONFLICT (code, match_number, round_number) DO UPDATE SET"
+                " worlds = excluded.worlds, decisions = excluded.decisions, error = excluded.error"
+            )
+        )
+        with self._lock:
+            self._conn.execute(
+                f"INSERT {'OR IGNORE ' if analysis.due else ''}INTO analyses"
+                f" VALUES (?, ?, ?, ?, ?, ?){made}",
+                (
+                    code,
+                    analysis.match_number,
+                    analysis.round_number,
+                    analysis.worlds,
+                    None if decisions is None else decisions.decode(),
+                    analysis.error,
+                ),
+            )
+
+    def load_analysis(
+        self, code: str, match_number: int, round_number: int
+    ) -> StoredAnalysis | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT worlds, decisions, error FROM analyses"
+                " WHERE code = ? AND match_number = ? AND round_number = ?",
+                (code, match_number, round_number),
+            ).fetchone()
+        if row is None:
+            return None
+        worlds, decisions, error = row
+        return StoredAnalysis(
+            match_number,
+            round_number,
+            worlds,
+            None if decisions is None else orjson.loads(decisions),
+            error,
+        )
+
+    def list_due_analyses(self, limit: int) -> list[tuple[str, int, int]]:
+        with self._lock:
+            return [
+                (code, match_number, round_number)
+                for code, match_number, round_number in self._conn.execute(
+                    "SELECT code, match_number, round_number FROM analyses"
+                    " WHERE decisions IS NULL AND error IS NULL"
+                    " ORDER BY rowid LIMIT ?",
+                    (limit,),
+                )
+            ]
+
     def _load_match(self, code: str, number: int) -> StoredMatch | None:
         row = self._conn.execute(
             "SELECT seed, rules, over FROM matches WHERE code = ? AND number = ?", (code, number)
@@ -793,6 +898,13 @@ class GroupCommitStorage(SqliteStorage):
         if self._reader is None:
             return super().load_chat(code, match_number)
         return self._reader.load_chat(code, match_number)
+
+    def load_analysis(
+        self, code: str, match_number: int, round_number: int
+    ) -> StoredAnalysis | None:
+        if self._reader is None:
+            return super().load_analysis(code, match_number, round_number)
+        return self._reader.load_analysis(code, match_number, round_number)
 
     def commit(self, change: Change) -> int:
         if self._loop is None:
@@ -916,6 +1028,29 @@ class GroupCommitStorage(SqliteStorage):
     async def fetch_chat(self, code: str, match_number: int) -> list[StoredChat]:
         try:
             return await asyncio.to_thread(self.load_chat, code, match_number)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read {self.path} ({error})") from None
+
+    async def store_analysis(self, code: str, analysis: StoredAnalysis) -> None:
+        # On the loop, through the writer's connection (one row of some kilobytes, well
+        # under a millisecond): a second writing connection would make the loop's own
+        # writes wait for its lock.
+        try:
+            self.save_analysis(code, analysis)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot write {self.path} ({error})") from None
+
+    async def fetch_analysis(
+        self, code: str, match_number: int, round_number: int
+    ) -> StoredAnalysis | None:
+        try:
+            return await asyncio.to_thread(self.load_analysis, code, match_number, round_number)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read {self.path} ({error})") from None
+
+    async def due_analyses(self, limit: int) -> list[tuple[str, int, int]]:
+        try:
+            return self.list_due_analyses(limit)
         except sqlite3.Error as error:
             raise StorageError(f"cannot read {self.path} ({error})") from None
 

@@ -545,6 +545,12 @@ class Table:
             extra = replace(
                 extra or ChangeExtra(), claims_done=(self.match_number, self.move_count)
             )
+        analyst = self.services.analyst
+        analysed = ended and analyst is not None and analyst.enabled
+        if analysed:  # due from the change that ends the round: a restart finds it due
+            extra = replace(
+                extra or ChangeExtra(), analysis=(self.match_number, len(after.results))
+            )
         self.commit(
             events,
             new_prompts=True,
@@ -555,6 +561,11 @@ class Table:
             row=pausing,
             extra=extra,
         )
+        if analysed:
+            assert analyst is not None
+            analyst.round_ended(
+                self.code, self.match_number, len(after.results), self._storage.staged_seq
+            )
 
     # ------------------------------------------------------------ commit and timers
 

@@ -20,6 +20,7 @@ from fouronefour.server.storage import (
     MatchSummary,
     NewMatch,
     Storage,
+    StoredAnalysis,
     StoredChat,
     StoredClaim,
     StoredHandoff,
@@ -360,3 +361,53 @@ def test_claim_answers_are_kept_until_their_window_closes(
     table = run(make_storage, read)
     assert table is not None
     assert table.claims == [StoredClaim(1, 3, 0, "3"), StoredClaim(1, 3, 1, "pass")]
+
+
+def test_round_analyses_are_due_from_the_change_that_ends_the_round_until_stored(
+    make_storage: StorageFactory, code: Callable[[], str]
+) -> None:
+    """A change may make a round's analysis due (with a move, or with the match's end); it
+    stays due, oldest first, until it is stored (made or failed); storing it due again
+    changes nothing, and another storage reads it back."""
+    name = code()
+    decisions = [{"seat": 0, "move": "3", "label": "best", "win_chance": 0.5}]
+
+    async def write(storage: Storage) -> list[tuple[str, int, int]]:
+        await owned(storage, new_table(name))
+        changes = [
+            Change(name, 2, "playing", 1, new_match=NewMatch(1, 5, {"players": 2})),
+            Change(
+                name, 3, "playing", 1, moves=("3",), table_row=False,
+                extra=ChangeExtra(analysis=(1, 1)),
+            ),
+            Change(
+                name, 4, "finished", 1, moves=("44",), first_move_index=1, match_over=True,
+                extra=ChangeExtra(result=(1, 2), analysis=(1, 2)),
+            ),
+        ]  # fmt: skip
+        for change in changes:
+            seq = storage.commit(change)
+        await storage.wait_durable(seq)
+        due = [key for key in await storage.due_analyses(10_000) if key[0] == name]
+        await storage.store_analysis(name, StoredAnalysis(1, 1, 8, decisions))
+        await storage.store_analysis(name, StoredAnalysis(1, 1))  # due again: no change
+        await storage.store_analysis(name, StoredAnalysis(1, 3))  # a round made due by hand
+        await storage.store_analysis(name, StoredAnalysis(1, 3, 8, None, "it broke"))
+        return due
+
+    async def read(storage: Storage) -> list[object]:
+        return [
+            await storage.fetch_analysis(name, 1, 1),
+            await storage.fetch_analysis(name, 1, 2),
+            await storage.fetch_analysis(name, 1, 3),
+            await storage.fetch_analysis(name, 1, 4),
+            [key for key in await storage.due_analyses(10_000) if key[0] == name],
+        ]
+
+    assert run(make_storage, write) == [(name, 1, 1), (name, 1, 2)]
+    made, due, failed, never, still_due = run(make_storage, read)
+    assert made == StoredAnalysis(1, 1, 8, decisions)
+    assert due == StoredAnalysis(1, 2) and due.due
+    assert failed == StoredAnalysis(1, 3, 8, None, "it broke") and not failed.due
+    assert never is None
+    assert still_due == [(name, 1, 2)]

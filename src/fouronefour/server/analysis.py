@@ -1,0 +1,238 @@
+"""Rounds analysed in the background, in worker processes (docs/analysis.md, "For a
+server"; the endpoint that shows them: analysisview.py).
+
+A round that ends is due: the change that ended it writes a row saying so (storage.py,
+``ChangeExtra.analysis``), and once that change is written the table's owner queues the
+round here. A few worker processes, spawned on first use and niced to the lowest priority,
+each analyse one round at a time (:func:`fouronefour.analysis.analyse_match_round`) from
+the match as stored; the result is stored with the table and never made again. Nothing of
+it runs on the event loop but a read of the match and a write of the result.
+
+Bounded: at most ``queue_limit`` rounds wait in memory, as keys. A round that finds the
+queue full stays due in the database, and the sweep (every :data:`SWEEP_SECONDS`, and at
+start) queues it once there is room; the sweep also finds what was due when the server
+stopped, and in a cluster takes only the rounds of tables this process owns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import functools
+import logging
+import multiprocessing
+import os
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+
+from ..analysis import analyse_match_round
+from .storage import Storage, StorageError, StoredAnalysis
+
+log = logging.getLogger(__name__)
+
+#: (table code, match number, round number)
+RoundKey = tuple[str, int, int]
+
+#: How often the database is asked for rounds due that are not queued.
+SWEEP_SECONDS = 30.0
+#: A first guess of one analysis's seconds at 64 worlds, before any was timed.
+FIRST_GUESS_SECONDS = 10.0
+
+
+class Analyst:
+    """The queue of rounds to analyse and the worker processes that analyse them.
+
+    ``processes`` 0: nothing is analysed (and no round is made due). ``owns(code)`` says
+    whether this process analyses the rounds of table ``code`` (its owner; set by the app
+    before :meth:`start`)."""
+
+    def __init__(
+        self, storage: Storage, processes: int, worlds: int = 64, queue_limit: int = 256
+    ) -> None:
+        if worlds < 2:
+            raise ValueError(f"analysis worlds must be at least 2, not {worlds}")
+        self.storage = storage
+        self.processes = max(0, processes)
+        self.worlds = worlds
+        self.queue_limit = queue_limit
+        self.owns: Callable[[str], Awaitable[bool]] = _everything
+        self._queue: deque[RoundKey] = deque()
+        #: Rounds queued or being analysed (never queued twice).
+        self._known: set[RoundKey] = set()
+        self._running: set[RoundKey] = set()
+        self._ready = asyncio.Event()
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        #: Seconds the last analysis took (for the hint of when to ask again).
+        self._seconds = FIRST_GUESS_SECONDS * worlds / 64
+        #: Rounds analysed here since start (tests and logs).
+        self.analysed = 0
+
+    @property
+    def enabled(self) -> bool:
+        return self.processes > 0
+
+    # ------------------------------------------------------------ running
+
+    def start(self) -> None:
+        if not self.enabled:
+            return
+        self._ready = asyncio.Event()  # (of the running loop)
+        self._tasks = [asyncio.create_task(self._work()) for _ in range(self.processes)]
+        self._tasks.append(asyncio.create_task(self._sweep_forever()))
+
+    async def shutdown(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+        self._stop_pool()
+
+    def _stop_pool(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # A round being analysed is not waited for (seconds of CPU): it is still due in the
+        # database and analysed again after the restart. The executor has no public way to
+        # stop a running worker before Python 3.14 (terminate_workers).
+        workers = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            with contextlib.suppress(Exception):
+                worker.terminate()
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            # Spawned (the server has threads: forking it is unsafe) and niced: analysis is
+            # the least urgent work of the machine.
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice,
+                initargs=(19,),
+            )
+        return self._pool
+
+    # ------------------------------------------------------------ queueing
+
+    def round_ended(self, code: str, match_number: int, round_number: int, seq: int) -> None:
+        """Round ``round_number`` of ``code``'s match ended with change ``seq``, which made
+        it due: queue it once that change is written."""
+        if self.enabled:
+            key = (code, match_number, round_number)
+
+            def written() -> None:
+                self.queue(key)  # (a full queue: the sweep finds it due)
+
+            self.storage.when_durable(seq, written)
+
+    def queue(self, key: RoundKey) -> bool:
+        """Analyse ``key`` when its turn comes; False if the queue is full (a round due in
+        the database is queued later by the sweep)."""
+        if not self.enabled:
+            return False
+        if key in self._known:
+            return True
+        if len(self._queue) >= self.queue_limit:
+            return False
+        self._known.add(key)
+        self._queue.append(key)
+        self._ready.set()
+        return True
+
+    def retry_after(self, key: RoundKey) -> float:
+        """Seconds after which the analysis of ``key`` may be ready (a guess)."""
+        ahead = len(self._queue)
+        with contextlib.suppress(ValueError):
+            ahead = self._queue.index(key)
+        rounds = ahead + (0 if key in self._running else 1) + len(self._running)
+        return max(1.0, self._seconds * rounds / max(1, self.processes))
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except StorageError as error:
+                log.warning("could not look for rounds to analyse: %s", error)
+            await asyncio.sleep(SWEEP_SECONDS)
+
+    async def sweep(self) -> int:
+        """Queue the rounds due in the database that this process analyses and that are not
+        queued yet, as far as there is room; returns how many were queued."""
+        room = self.queue_limit - len(self._queue)
+        if room <= 0:
+            return 0
+        queued = 0
+        for key in await self.storage.due_analyses(room + len(self._known)):
+            if key in self._known or not await self.owns(key[0]):
+                continue
+            if not self.queue(key):
+                break
+            queued += 1
+        return queued
+
+    # ------------------------------------------------------------ analysing
+
+    async def _work(self) -> None:
+        while True:
+            while not self._queue:
+                self._ready.clear()
+                await self._ready.wait()
+            key = self._queue.popleft()
+            self._running.add(key)
+            try:
+                await self._analyse(key)
+            except StorageError as error:  # still due: the sweep queues it again
+                log.warning("analysis of %s not kept: %s", key, error)
+            except Exception:
+                log.exception("analysis of %s failed", key)
+            finally:
+                self._running.discard(key)
+                self._known.discard(key)
+
+    async def _analyse(self, key: RoundKey) -> None:
+        code, match_number, round_number = key
+        stored = await self.storage.fetch_analysis(code, match_number, round_number)
+        if stored is not None and not stored.due:
+            return  # made already (before a restart, or by the table's previous owner)
+        match = await self.storage.fetch_match(code, match_number)
+        if match is None:
+            return  # the table was deleted meanwhile
+        job = functools.partial(
+            analyse_match_round,
+            match.rules,
+            match.seed,
+            match.moves,
+            round_number,
+            worlds=self.worlds,
+        )
+        started = time.monotonic()
+        decisions = None
+        error = None
+        try:
+            decisions = await asyncio.get_running_loop().run_in_executor(self._executor(), job)
+        except concurrent.futures.BrokenExecutor:
+            # A worker died (killed, out of memory): a new pool for the next round; this one
+            # is not tried again, in case it is what kills them.
+            self._stop_pool()
+            error = "the worker analysing this round died"
+        except ValueError as problem:  # moves the engine refuses: a damaged match
+            error = str(problem)
+        self._seconds = time.monotonic() - started
+        if error is not None:
+            log.error("cannot analyse round %d of match %d of %s: %s", *key[::-1], error)
+        await self.storage.store_analysis(
+            code, StoredAnalysis(match_number, round_number, self.worlds, decisions, error)
+        )
+        self.analysed += 1
+
+
+async def _everything(code: str) -> bool:
+    return True
+
+
+__all__ = ["SWEEP_SECONDS", "Analyst", "RoundKey"]
