@@ -210,6 +210,7 @@ class Analyst:
             round_number,
             worlds=self.worlds,
         )
+        warm = self._pool is not None  # (a new pool spends its first seconds starting)
         started = time.monotonic()
         decisions = None
         error = None
@@ -222,7 +223,8 @@ class Analyst:
             error = "the worker analysing this round died"
         except ValueError as problem:  # moves the engine refuses: a damaged match
             error = str(problem)
-        self._seconds = time.monotonic() - started
+        if warm and error is None:
+            self._seconds = time.monotonic() - started
         if error is not None:
             log.error("cannot analyse round %d of match %d of %s: %s", *key[::-1], error)
         await self.storage.store_analysis(

@@ -24,6 +24,7 @@ import { animateChange } from "./motion.js";
 import { initSettings } from "./settings.js";
 import { applyChatConfig, chatChange, initChat, retranslateChat } from "./chat.js";
 import { initRoundEnd } from "./roundend.js";
+import { initMyAnalysis } from "./myanalysis.js";
 import { initPeople, renderClaim, renderPresence } from "./people.js";
 import { initResults, onResultsChange, resetResults, retranslateResults } from "./results.js";
 import { openReplays, rerenderReplay } from "./replay.js";
@@ -248,6 +249,7 @@ async function main() {
   initAlerts();
   initChat();
   initRoundEnd();
+  initMyAnalysis();
   initPeople();
   api.config().then(applyChatConfig, () => {});
   initResults(replays);

@@ -8,6 +8,7 @@ import { decisionOf, tableView } from "./state.js";
 import { request, serverNow, session } from "./session.js";
 import { renderRoundPanel } from "./roundpanel.js";
 import { renderRoundEnd } from "./roundend.js";
+import { renderMyAnalysis } from "./myanalysis.js";
 import { renderPeople, renderPresence } from "./people.js";
 import { renderChat } from "./chat.js";
 import {
@@ -120,6 +121,7 @@ export function renderGame() {
   renderTribute($("tribute-panel"), view);
   renderRoundPanel(view);
   renderRoundEnd(view);
+  renderMyAnalysis();
   renderPeople(view);
   renderPresence();
   renderChat();

@@ -26,13 +26,13 @@ export class ApiError extends Error {
   constructor(code, message, retryAfterMs = null, replaced = false) {
     super(message || code);
     this.code = code;
-    this.retryAfterMs = retryAfterMs; // a chat line over its limit: when to try again
+    this.retryAfterMs = retryAfterMs; // a chat line over its limit, an analysis being made: when to ask again
     this.replaced = replaced; // too_many_connections: newer connections of the seat took over
   }
 }
 
-async function request(method, path, body, code = null) {
-  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+async function request(method, path, body, code = null, { headers: more = {}, asText = false } = {}) {
+  const headers = body === undefined ? { ...more } : { ...more, "Content-Type": "application/json" };
   // A private table answers only with its invite (docs/protocol.md section 2).
   const invite = code && storage.invite(code);
   if (invite) headers["X-Invite"] = invite;
@@ -41,6 +41,7 @@ async function request(method, path, body, code = null) {
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  if (asText && response.ok) return response.text();
   let data = null;
   try {
     data = await response.json();
@@ -49,7 +50,11 @@ async function request(method, path, body, code = null) {
   }
   if (!response.ok) {
     const error = (data && data.error) || {};
-    throw new ApiError(error.code || `http_${response.status}`, error.message || response.statusText);
+    throw new ApiError(
+      error.code || `http_${response.status}`,
+      error.message || response.statusText,
+      error.retry_after_ms ?? null,
+    );
   }
   return data;
 }
@@ -68,6 +73,14 @@ export const api = {
   replays: (code) => request("GET", `/api/tables/${encodeURIComponent(code)}/replays`, undefined, code),
   replay: (code, match) =>
     request("GET", `/api/tables/${encodeURIComponent(code)}/replays/${match}`, undefined, code),
+  // The same as it came (its numbers unrounded: a seed has 62 bits).
+  replayText: (code, match) =>
+    request("GET", `/api/tables/${encodeURIComponent(code)}/replays/${match}`, undefined, code, { asText: true }),
+  // A round's analysis: everyone's once the match is over, else the seat's own (its token).
+  analysis: (code, match, round, token) =>
+    request("GET", `/api/tables/${encodeURIComponent(code)}/analysis?match=${match}&round=${round}`, undefined, code, {
+      headers: token ? { "X-Token": token } : {},
+    }),
 };
 
 /**

@@ -3,7 +3,9 @@
 // a time or playing on its own at a chosen speed; a summary of the match (rounds, the
 // levels of both teams round by round as a small chart) and the table's chat at the step
 // it was said. Once a match is over nothing in it is private, so declined hook offers are
-// shown too.
+// shown too. Each round's analysis (analysis.js): each team's chance to win, decision by
+// decision, the label of the decision shown with the better move, and the marked moves with
+// "Show me"; and the replay itself as a JSON file (what `fouronefour analyse` reads).
 
 import { t } from "./i18n.js";
 import { api } from "./net.js";
@@ -12,6 +14,17 @@ import { moveKind } from "./moves.js";
 import { $, el, showScreen } from "./dom.js";
 import { renderCenter, renderRing, layoutRing, teamName } from "./table.js";
 import { showError, toast } from "./toast.js";
+import {
+  MARKED,
+  analysisStatus,
+  betterText,
+  chartLegend,
+  decisionList,
+  labelChip,
+  roundAnalysis,
+  verdictText,
+  winChart,
+} from "./analysis.js";
 
 const LEVELS = "23456789TJQKA";
 const BASE_STEP_MS = 900;
@@ -137,8 +150,72 @@ function render() {
   renderCenter($("replay-center"), view);
   renderHands(replay, frame);
   renderChat(replay, frame);
+  renderAnalysis();
   $("replay-autoplay").textContent = current.timer ? t("replay_pause") : t("replay_autoplay");
   $("replay-autoplay").setAttribute("aria-pressed", String(Boolean(current.timer)));
+}
+
+/** The analysis of the round shown: its graph and marked moves, the shown decision's label. */
+function renderAnalysis() {
+  const { replay, frames, index } = current;
+  const frame = frames[index];
+  const round = frame.round;
+  const entry = roundAnalysis(replay.code, replay.match, round.round_number, null, () => {
+    const wanted = current !== null && current.replay === replay && current.frames[current.index].round === round;
+    if (wanted) renderAnalysis();
+    return wanted;
+  });
+  const box = $("replay-analysis");
+  const title = el("h3", "", t("analysis_title", { n: round.round_number }));
+  title.id = "replay-analysis-title";
+  box.replaceChildren(title);
+  const verdict = $("replay-verdict");
+  verdict.replaceChildren();
+  if (entry.status !== "ready") {
+    box.append(el("p", "hint-text analysis-status", analysisStatus(entry)));
+    return;
+  }
+  const decisions = entry.data.decisions;
+  const shown = frame.step ? frame.step.i - firstStepOf(replay, round) : null;
+  const show = (i) => showDecision(round, i);
+  box.append(winChart(decisions, round.round_number, shown, show), chartLegend());
+  const marked = decisions.map((decision, i) => ({ decision, index: i })).filter(({ decision }) => MARKED.has(decision.label));
+  if (marked.length) box.append(decisionList(marked, (seat) => seatLabel(replay, seat), show));
+  else box.append(el("p", "hint-text", t("analysis_no_marks")));
+  const decision = shown !== null ? decisions[shown] : null;
+  if (decision) {
+    verdict.append(labelChip(decision));
+    verdict.setAttribute("aria-label", verdictText(decision));
+    if (MARKED.has(decision.label)) verdict.append(" ", el("span", "analysis-better", betterText(decision)));
+  } else {
+    verdict.removeAttribute("aria-label");
+  }
+}
+
+/** "Show me": the table at decision `i` of `round`, its line in view. */
+function showDecision(round, i) {
+  const step = firstStepOf(current.replay, round) + i;
+  stopAutoplay();
+  go(current.frames.findIndex((frame) => frame.step && frame.step.i === step));
+  $("replay-event").scrollIntoView({ block: "nearest" });
+}
+
+/**
+ * The replay as the server sends it, as a file: what `fouronefour analyse` reads. Its text,
+ * not the parsed object: a match's seed is a 62-bit number, which JavaScript would round.
+ */
+async function downloadReplay() {
+  const { replay } = current;
+  const text = await api.replayText(replay.code, replay.match);
+  const blob = new Blob([text], { type: "application/json" });
+  const url = URL.createObjectURL(blob);
+  const link = el("a");
+  link.href = url;
+  link.download = `414-${replay.code}-match-${replay.match}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 function go(index) {
@@ -254,6 +331,7 @@ function wire() {
     go(current.frames.findIndex((frame) => frame.round.round_number === round));
   });
   $("replay-autoplay").addEventListener("click", toggleAutoplay);
+  $("replay-download").addEventListener("click", () => current && downloadReplay().catch(showError));
   $("replay-speed").addEventListener("change", () => {
     if (current && current.timer) {
       stopAutoplay();

@@ -61,6 +61,11 @@ export function renderRoundPanel(view) {
   renderLog($("log"), view);
 }
 
+/** Open the panel (a sheet on small screens; always shown on wide ones). */
+export function openSide() {
+  setOpen(true);
+}
+
 function setOpen(open) {
   $("side").classList.toggle("open", open);
   $("open-side").setAttribute("aria-expanded", String(open));
