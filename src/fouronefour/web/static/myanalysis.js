@@ -41,10 +41,16 @@ export function renderMyAnalysis() {
   }
   // (Once the match is over the server sends everybody's: this list is the player's own.)
   const seat = session.state.seat;
-  const decisions = entry.data.decisions
+  const own = entry.data.decisions
     .map((decision, index) => ({ decision, index }))
     .filter(({ decision }) => decision.seat === seat);
-  body.replaceChildren(decisions.length ? decisionList(decisions, null, null) : el("p", "hint-text", t("my_analysis_empty")));
+  // A forced move (one legal move, a pass mostly) says nothing: counted, not listed.
+  const chosen = own.filter(({ decision }) => decision.label !== "forced");
+  const forced = own.length - chosen.length;
+  body.replaceChildren();
+  if (chosen.length) body.append(decisionList(chosen, null, null));
+  if (forced) body.append(el("p", "hint-text", t("my_analysis_forced", { n: forced })));
+  if (!own.length) body.append(el("p", "hint-text", t("my_analysis_empty")));
 }
 
 export function initMyAnalysis() {
