@@ -3,6 +3,8 @@ me", the replay downloaded and analysed by ``fouronefour analyse`` exactly as th
 did, and a player's own decisions at the table (docs/ui.md; docs/protocol.md, section 2).
 
 The session server analyses each round as it ends with 2 worlds a decision (conftest.py).
+This file runs after the other browser tests (its name sorts last): its match draws a deal
+seed from the session server's stream, which would change the deals of the tests after it.
 """
 
 from __future__ import annotations
