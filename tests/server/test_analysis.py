@@ -168,3 +168,9 @@ def test_a_round_that_ends_is_due_and_queued_once_written(harness: Harness) -> N
     assert analyst.queue(key)  # (queued already: once)
     assert not analyst.queue((table.code, 1, 2))  # the queue holds one
     assert analyst.retry_after(key) >= 1
+    # A round somebody asks for goes before those nobody asked for.
+    later = Analyst(harness.storage, processes=1)
+    for number in (1, 2, 3):
+        later.queue((table.code, 1, number))
+    later.queue((table.code, 1, 3), asked=True)
+    assert later.retry_after((table.code, 1, 3)) < later.retry_after((table.code, 1, 1))

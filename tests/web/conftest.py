@@ -76,7 +76,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--hook-mode", "fast",
         "--hook-seconds", "6",
         "--turn-seconds", "90",
-        "--analysis-worlds", "2",  # (rounds are analysed as they end: cheaply)
+        "--analysis-processes", "0",  # (test_analysis_ui.py runs a server that analyses)
     ]  # fmt: skip
     _SERVER_LOGS.append(workdir / "server.log")
     log = (workdir / "server.log").open("wb")

@@ -130,17 +130,24 @@ class Analyst:
 
             self.storage.when_durable(seq, written)
 
-    def queue(self, key: RoundKey) -> bool:
+    def queue(self, key: RoundKey, asked: bool = False) -> bool:
         """Analyse ``key`` when its turn comes; False if the queue is full (a round due in
-        the database is queued later by the sweep)."""
+        the database is queued later by the sweep). ``asked``: somebody is waiting for it,
+        so it goes before the rounds nobody asked for yet."""
         if not self.enabled:
             return False
         if key in self._known:
+            if asked and key in self._queue:
+                self._queue.remove(key)
+                self._queue.appendleft(key)
             return True
         if len(self._queue) >= self.queue_limit:
             return False
         self._known.add(key)
-        self._queue.append(key)
+        if asked:
+            self._queue.appendleft(key)
+        else:
+            self._queue.append(key)
         self._ready.set()
         return True
 

@@ -695,7 +695,7 @@ def create_app(
                 if not analyst.enabled:
                     raise TableError(ErrorCode.NO_ANALYSIS, "this server does not analyse rounds")
                 seconds = SWEEP_SECONDS
-                if isinstance(held, Table) and analyst.queue(key):
+                if isinstance(held, Table) and analyst.queue(key, asked=True):
                     seconds = analyst.retry_after(key)
                 raise TableError(
                     ErrorCode.ANALYSIS_PENDING,

@@ -170,6 +170,9 @@ class PostgresRetention:
         )
         unfinished = "SELECT number FROM matches WHERE code = $1 AND NOT over"
         await conn.execute(f"DELETE FROM moves WHERE code = $1 AND number IN ({unfinished})", code)
+        await conn.execute(  # (those of its finished matches stay with them)
+            f"DELETE FROM analyses WHERE code = $1 AND match_number IN ({unfinished})", code
+        )
         await conn.execute(  # lines said in the lobby or in no finished match
             "DELETE FROM chat WHERE code = $1 AND match_number NOT IN"
             " (SELECT number FROM matches WHERE code = $1 AND over)",
@@ -202,9 +205,12 @@ class PostgresRetention:
                         r["code"],
                         r["number"],
                     )
-                await conn.execute(
-                    "DELETE FROM chat WHERE code = $1 AND match_number = $2", r["code"], r["number"]
-                )
+                for table in ("chat", "analyses"):
+                    await conn.execute(
+                        f"DELETE FROM {table} WHERE code = $1 AND match_number = $2",
+                        r["code"],
+                        r["number"],
+                    )
         return len(old)
 
     async def archived(self, code: str) -> tuple[dict[int, list[dict[str, Any]]], str | None]:

@@ -16,9 +16,11 @@ from fouronefour.server import sandbox
 from fouronefour.server.retention import DAY, OldTables, Retention, ThreadedRetention
 from fouronefour.server.storage import (
     Change,
+    ChangeExtra,
     GroupCommitStorage,
     NewMatch,
     Storage,
+    StoredAnalysis,
     StoredSeat,
     StoredTable,
 )
@@ -72,14 +74,23 @@ def lobby(code: str) -> StoredTable:
 
 
 def played(code: str, status: str) -> list[Change]:
-    """A match started; its end too if ``status`` is finished."""
+    """A match started; its end too if ``status`` is finished (its round due for analysis)."""
     changes = [
         Change(code, 2, "playing", 1, new_match=NewMatch(1, 5, {"players": 2})),
         Change(code, 3, "playing", 1, moves=("3",), first_move_index=0, table_row=False),
     ]
     if status == "finished":
         changes.append(
-            Change(code, 4, "finished", 1, moves=("5",), first_move_index=1, match_over=True)
+            Change(
+                code,
+                4,
+                "finished",
+                1,
+                moves=("5",),
+                first_move_index=1,
+                match_over=True,
+                extra=ChangeExtra(analysis=(1, 1)),
+            )
         )
     return changes
 
@@ -134,6 +145,7 @@ def test_old_tables_go_their_finished_matches_stay(place: Place) -> None:
                     None,
                 )
                 assert await retention.archived("LOBBYT") == ({}, None)
+                assert await analysis_of(place) == StoredAnalysis(1, 1)  # kept with its match
                 assert await retention.expire_replays() == 0  # kept 10 days
                 clock.now += 11 * DAY
                 assert await retention.expire_replays() == 1
@@ -141,6 +153,14 @@ def test_old_tables_go_their_finished_matches_stay(place: Place) -> None:
                 return sorted(due), sorted(deleted)
         finally:
             await retention.close()
+
+    async def analysis_of(place: Place) -> StoredAnalysis | None:
+        storage = place.storage()
+        await storage.open()
+        try:
+            return await storage.fetch_analysis("FINISH", 1, 1)
+        finally:
+            await storage.shutdown()
 
     async def changed(place: Place) -> None:
         storage = place.storage()
@@ -165,9 +185,10 @@ def test_old_tables_go_their_finished_matches_stay(place: Place) -> None:
             (await storage.fetch_table("CHANGE")) is not None,
             await storage.fetch_match("FINISH", 1),
             await storage.code_taken("FINISH"),
+            await storage.fetch_analysis("FINISH", 1, 1),
         ]
 
-    assert run(place, left) == [None, None, True, True, None, False]
+    assert run(place, left) == [None, None, True, True, None, False, None]
 
 
 @pytest.mark.parametrize("place", ["postgres"], indirect=True)  # (SQLite: one process)

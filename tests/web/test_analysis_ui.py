@@ -2,9 +2,9 @@
 me", the replay downloaded and analysed by ``fouronefour analyse`` exactly as the server
 did, and a player's own decisions at the table (docs/ui.md; docs/protocol.md, section 2).
 
-The session server analyses each round as it ends with 2 worlds a decision (conftest.py).
-This file runs after the other browser tests (its name sorts last): its match draws a deal
-seed from the session server's stream, which would change the deals of the tests after it.
+The session server analyses nothing (every round its tests play would wait in its queue):
+this module runs a server of its own that analyses each round as it ends, with 2 worlds a
+decision.
 """
 
 from __future__ import annotations
@@ -12,18 +12,49 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import socket
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.sync.client import connect
 
 from fouronefour import cli
 from fouronefour.analysis import MARKED
 
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+@pytest.fixture(scope="module")
+def analysing_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    workdir = tmp_path_factory.mktemp("analysing-server")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    command = [
+        sys.executable, "-m", "fouronefour.cli", "serve", "--port", str(port),
+        "--db", str(workdir / "tables.db"), "--bot-delay", "0", "--analysis-worlds", "2",
+    ]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(OSError):
+                _get(f"{url}/api/health")
+                break
+            assert process.poll() is None and time.monotonic() < deadline, "serve did not start"
+            time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)
 
 
 def _get(url: str) -> Any:
@@ -63,12 +94,14 @@ def _finished_match(page: Any, server_url: str) -> str:
 
 
 def test_the_replay_shows_each_rounds_analysis_and_downloads_what_analyse_reads(
-    server_url: str, new_page: Any, tmp_path: Path, axe_problems: Any
+    analysing_server: str, new_page: Any, tmp_path: Path, axe_problems: Any
 ) -> None:
+    server_url = analysing_server
     page = new_page("host", 1366, 657)
     code = _finished_match(page, server_url)
     # Rounds are analysed in the order they ended: once the last is, all are (the page would
-    # ask again as the server's hint says, a second or more: the test saves that time).
+    # ask again as the server's hint says, a second or more: the test saves that time;
+    # asking moves the round first, so it is asked for once the match's rounds are queued).
     rounds = len(_get(f"{server_url}/api/tables/{code}/replays/1")["results"])
     deadline = time.monotonic() + 60
     while True:
