@@ -62,6 +62,8 @@ def audience(
     the match is being played."""
     if asked_match in finished:
         return None
+    if current == 0:
+        raise TableError(ErrorCode.REPLAY_NOT_FOUND, "no match has been played at this table")
     if not 1 <= asked_match <= current:
         raise TableError(ErrorCode.REPLAY_NOT_FOUND, f"no match {asked_match} at this table")
     if seat is None:
