@@ -34,6 +34,8 @@ from fouronefour.server.settings import TableSettings
 from fouronefour.server.storage import GroupCommitStorage
 from fouronefour.server.table import Table, TableOptions, Update
 
+from ..loopback import HTTP
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -244,10 +246,10 @@ class ServeProcess:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while True:
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
+                if HTTP.get(self.url + "/api/health", timeout=1).status_code == 200:
                     return
             if self.process.poll() is not None:
                 stderr = self.process.stderr.read().decode() if self.process.stderr else ""

@@ -26,6 +26,8 @@ import orjson
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
+from ..loopback import HTTP
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: Options of the test tables: short timers so a vanished player costs a fraction of a second.
@@ -95,15 +97,15 @@ class LiveServer:
                 stderr=subprocess.STDOUT,
                 cwd=ROOT,
             )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited:\n{self.log.read_text()}")
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.http}/api/health", timeout=1).status_code == 200:
+                if HTTP.get(f"{self.http}/api/health", timeout=1).status_code == 200:
                     return self
             time.sleep(0.05)
-        raise RuntimeError("the server did not answer within 30 s")
+        raise RuntimeError("the server did not answer within 60 s")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as in a crash or an out-of-memory kill."""
@@ -138,22 +140,22 @@ def running(server: LiveServer) -> Iterator[LiveServer]:
 
 def create_table(server: LiveServer, players: int = 4, **options: Any) -> tuple[str, list[str]]:
     """A table with every seat joined by a human; returns its code and the seat tokens."""
-    with httpx.Client(base_url=server.http, timeout=10) as http:
-        created = http.post("/api/tables", json={"name": "P0", **FAST_TABLE, **options})
-        created.raise_for_status()
-        body = created.json()
-        tokens = [body["token"]]
-        for seat in range(1, players):
-            joined = http.post(
-                f"/api/tables/{body['code']}/join", json={"name": f"P{seat}", "seat": seat}
-            )
-            joined.raise_for_status()
-            tokens.append(joined.json()["token"])
+    created = HTTP.post(f"{server.http}/api/tables", json={"name": "P0", **FAST_TABLE, **options})
+    created.raise_for_status()
+    body = created.json()
+    tokens = [body["token"]]
+    for seat in range(1, players):
+        joined = HTTP.post(
+            f"{server.http}/api/tables/{body['code']}/join",
+            json={"name": f"P{seat}", "seat": seat},
+        )
+        joined.raise_for_status()
+        tokens.append(joined.json()["token"])
     return body["code"], tokens
 
 
 def table_summary(server: LiveServer, code: str) -> dict[str, Any]:
-    response = httpx.get(f"{server.http}/api/tables/{code}", timeout=10)
+    response = HTTP.get(f"{server.http}/api/tables/{code}")
     response.raise_for_status()
     body: dict[str, Any] = response.json()
     return body

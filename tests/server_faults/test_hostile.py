@@ -19,6 +19,7 @@ import websockets
 
 from fouronefour.server.session import PROTOCOL
 
+from ..loopback import HTTP
 from .live import (
     Conn,
     LiveServer,
@@ -33,13 +34,18 @@ from .live import (
 )
 
 QUIET = {"hooking": False, "turn_seconds": 120}
+HELLO_TIMEOUT = 3.0
+#: The address the rate-limit test floods from (a documentation range, RFC 5737).
+FLOODER = "198.51.100.7"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     where = tmp_path_factory.mktemp("hostile")
     raise_open_files(8192)
-    with running(LiveServer(where / "t.db", where / "server.log")) as live:
+    # A hello timeout of 3 s instead of 10: the idle sockets' test waits for it.
+    extra = ("--request-timeout", str(HELLO_TIMEOUT))
+    with running(LiveServer(where / "t.db", where / "server.log", extra=extra)) as live:
         yield live
     assert "Traceback" not in live.log_text()
 
@@ -77,9 +83,11 @@ async def observed(server: LiveServer) -> AsyncIterator[Callable[[float], Awaita
     await observer.conn.close()
     assert observer.rtts, "measure the neighbour during the attack"
     typical = statistics.median(baseline)
-    # A noisy shared machine: allow jitter, but a stalled or saturated loop would show.
+    # A noisy shared machine: allow jitter, but a stalled or saturated loop would show. The
+    # worst ping may be as late as the worst one before the attack (the machine's own
+    # hiccups, measured) and 250 ms more, not later.
     assert statistics.median(observer.rtts) < 3 * typical + 15, (baseline, observer.rtts)
-    assert max(observer.rtts) < 250, observer.rtts
+    assert max(observer.rtts) < max(baseline) + 250, (baseline, observer.rtts)
 
 
 def _codes(messages: list[dict[str, Any]]) -> list[str]:
@@ -127,7 +135,7 @@ def test_oversized_messages_close_the_connection(server: LiveServer) -> None:
                 body = orjson.dumps({"type": "ping", "id": "x" * size}).decode()
                 await asyncio.gather(conn.ask(body), during(0.3))
                 closes.append((conn.close_code, _codes(conn.messages)))
-            too_big_http = httpx.post(
+            too_big_http = HTTP.post(
                 f"{server.http}/api/tables", content=b"{" + b" " * 10_000 + b"}", timeout=10
             )
         # uvicorn's frame limit (the same 4096 bytes) closes before the application reads;
@@ -166,7 +174,9 @@ def test_a_thousand_idle_sockets_are_closed_without_hurting_play(server: LiveSer
                     await ws.recv()
             return int(ws.close_code or 0)
 
-        codes = await asyncio.wait_for(asyncio.gather(*(closed_by_server(ws) for ws in idle)), 20)
+        codes = await asyncio.wait_for(
+            asyncio.gather(*(closed_by_server(ws) for ws in idle)), 6 * HELLO_TIMEOUT
+        )
         assert set(codes) == {1008}
 
     asyncio.run(scenario())
@@ -263,7 +273,7 @@ def test_spectators_cannot_act_and_nobody_gets_another_hand(server: LiveServer) 
             assert reply["code"] in ("no_decision", "not_your_turn", "illegal_move"), reply
         late = await Conn.open(server.ws, code, tokens[other.you["seat"]], seat=you["seat"])
         assert late.messages[0]["seat"] == other.you["seat"]
-        replay = httpx.get(f"{server.http}/api/tables/{code}/replays/1", timeout=10)
+        replay = HTTP.get(f"{server.http}/api/tables/{code}/replays/1")
         assert replay.status_code == 409
         assert replay.json()["error"]["code"] == "match_in_progress"
         await asyncio.sleep(0.2)
@@ -305,46 +315,52 @@ def test_junk_before_hello_closes_and_tables_stay_consistent(server: LiveServer)
 
 def test_one_address_creating_tables_in_a_loop_is_rate_limited(server: LiveServer) -> None:
     """Default limit: bursts of 20, then one a second per address (loopback is not limited,
-    so the flood comes "through a proxy" on this machine that names its client)."""
+    so the flood comes "through a proxy" on this machine that names its client). The bound
+    on what gets through counts the flood's own seconds, so a slow machine passes; a missing
+    limit lets all 40 through."""
 
     def post(path: str, address: str | None, **body: Any) -> httpx.Response:
         headers = {"X-Forwarded-For": address} if address else {}
-        return httpx.post(f"{server.http}{path}", json=body, headers=headers, timeout=10)
+        return HTTP.post(f"{server.http}{path}", json=body, headers=headers)
 
     def tables() -> int:
-        count: int = httpx.get(f"{server.http}/api/health", timeout=10).json()["tables"]
+        count: int = HTTP.get(f"{server.http}/api/health").json()["tables"]
         return count
 
-    async def attack(during: Callable[[float], Awaitable[None]]) -> list[httpx.Response]:
-        loop = asyncio.get_running_loop()
-        flood = loop.run_in_executor(
-            None, lambda: [post("/api/tables", "198.51.100.7", name="Flood") for _ in range(80)]
-        )
-        await during(1.0)
-        return await flood
+    def flood() -> tuple[list[httpx.Response], float]:
+        began = time.monotonic()
+        answers = [post("/api/tables", FLOODER, name="Flood") for _ in range(40)]
+        return answers, time.monotonic() - began
 
-    async def main() -> list[httpx.Response]:
+    async def main() -> tuple[list[httpx.Response], float]:
         async with observed(server) as during:
-            return await attack(during)
+            flooding = asyncio.get_running_loop().run_in_executor(None, flood)
+            await during(1.0)
+            return await flooding
 
     before = tables()
-    answers = asyncio.run(main())
+    answers, seconds = asyncio.run(main())
     created = [a for a in answers if a.status_code == 201]
     refused = [a for a in answers if a.status_code != 201]
-    assert 20 <= len(created) <= 30, len(created)
+    assert 20 <= len(created) <= 20 + seconds + 1, (len(created), seconds)
     assert refused and all(a.status_code == 429 for a in refused)
     assert {a.json()["error"]["code"] for a in refused} == {"rate_limited"}
     assert all(1 <= int(a.headers["Retry-After"]) <= 60 for a in refused)
     # The refused requests made nothing; the observer's table is the one other new table.
     assert tables() == before + len(created) + 1
 
-    # Joining counts too, for that address only; others and loopback go on. (A token came
-    # back meanwhile, one a second: spend it first.)
+    # Joining counts too, for that address only; others and loopback go on. Tokens come
+    # back one a second: spend them, then join at once (again, a seat on, in the rare case
+    # that one came back in between).
     code = created[0].json()["code"]
-    for _ in range(5):
-        if post("/api/tables", "198.51.100.7", name="Flood").status_code == 429:
+    for seat in (1, 2, 3):
+        for _ in range(60):
+            if post("/api/tables", FLOODER, name="Flood").status_code == 429:
+                break
+        if post(f"/api/tables/{code}/join", FLOODER, name="J", seat=seat).status_code == 429:
             break
-    assert post(f"/api/tables/{code}/join", "198.51.100.7", name="J", seat=1).status_code == 429
-    assert post(f"/api/tables/{code}/join", "198.51.100.8", name="J", seat=1).status_code == 200
+    else:
+        raise AssertionError("joining from the flooding address was never refused")
+    assert post(f"/api/tables/{code}/join", "198.51.100.8", name="J", seat=seat).status_code == 200
     assert post("/api/tables", "2001:db8::1", name="Other").status_code == 201
     assert post("/api/tables", None, name="Local").status_code == 201

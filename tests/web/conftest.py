@@ -1,13 +1,14 @@
 """Browser tests: a real ``fouronefour serve`` and Debian's chromium driven by Playwright.
 
-The server runs once per session on a free port with a temporary database, a fixed deal
-seed, bots that act at once and generous hook windows (a test answers them between other
-checks). Pages opened through the ``new_page`` fixture are photographed into
-``test-artifacts/`` when a test fails.
-"""
+The server runs once per session (once per xdist worker) on a free port with a temporary
+database, a fixed deal seed, bots that act at once and generous hook windows (a test
+answers them between other checks); a test that needs a known deal has a server of its
+own. Pages opened through the ``new_page`` fixture are photographed into
+``test-artifacts/`` when a test fails."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import shutil
@@ -32,12 +33,31 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-#: The deal seed of the session's server: the first table created gets the first match seed
-#: drawn from it, so the test that needs hooks and tribute creates the first table.
+#: The deal seed of the servers: a server's first table gets the first match seed drawn
+#: from it (the test that needs hooks and tribute has a server of its own for that).
 SERVER_SEED = 414
 
 
-#: The session server's output, copied next to the screenshots when a test fails.
+class _LoopMark:
+    """Playwright's sync API runs its event loop in a greenlet of the main thread and marks
+    it as the thread's running loop between its calls, for as long as the browser lives (one
+    a session). A later test of the same process that runs a loop of its own
+    (``asyncio.run``) would be refused: under xdist any test may follow a browser test. So
+    the mark is there only while a browser test (``new_page``) or the browser's own start
+    and end run."""
+
+    def restore(self) -> None:
+        if _LOOP:
+            asyncio._set_running_loop(_LOOP[0])
+
+    def release(self) -> None:
+        asyncio._set_running_loop(None)
+
+
+#: The browser's event loop (once it has started).
+_LOOP: list[asyncio.AbstractEventLoop] = []
+_LOOP_MARK = _LoopMark()
+#: The running servers' output, copied next to the screenshots when a test fails.
 _SERVER_LOGS: list[Path] = []
 #: Talks to the local server directly, whatever proxy the environment names.
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -50,7 +70,7 @@ def _free_port() -> int:
         return port
 
 
-def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -62,9 +82,9 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 2
     raise RuntimeError("fouronefour serve did not become healthy in time")
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    workdir = tmp_path_factory.mktemp("web-server")
+@contextlib.contextmanager
+def _serve(workdir: Path) -> Iterator[str]:
+    """``fouronefour serve`` on a free port with its database in ``workdir``; yields its URL."""
     port = _free_port()
     command = [
         sys.executable, "-m", "fouronefour.cli", "serve",
@@ -93,6 +113,23 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.kill()
             process.wait()
         log.close()
+        _SERVER_LOGS.remove(workdir / "server.log")
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The session's server: tests share it, so none may count on which deal it gives."""
+    with _serve(tmp_path_factory.mktemp("web-server")) as url:
+        yield url
+
+
+@pytest.fixture
+def seeded_server_url(tmp_path: Path) -> Iterator[str]:
+    """A server of the test's own, whose first table gets the first deal: for a test that
+    needs a known deal (what the shared server dealt before depends on which tests ran
+    before on this xdist worker)."""
+    with _serve(tmp_path) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -102,8 +139,13 @@ def browser() -> Iterator[Any]:
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+        _LOOP.append(asyncio.get_running_loop())
+        _LOOP_MARK.release()
+        try:
+            yield chromium
+        finally:
+            _LOOP_MARK.restore()
+            chromium.close()
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -120,6 +162,7 @@ def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[
     ``new_page(name, width=390, height=844, locale="en-US", mobile=False)``; pages are
     photographed on failure as test-artifacts/<test>-<name>.png; page errors fail the test.
     """
+    _LOOP_MARK.restore()
     opened: list[tuple[str, Any, Any]] = []
     errors: list[str] = []
 
@@ -146,12 +189,13 @@ def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[
             with contextlib.suppress(Exception):
                 shot = ARTIFACTS / f"{request.node.name}-{name}.png"
                 page.screenshot(path=str(shot), full_page=True)
-        for server_log in _SERVER_LOGS:
+        for n, server_log in enumerate(_SERVER_LOGS):
             with contextlib.suppress(OSError):
-                shutil.copyfile(server_log, ARTIFACTS / f"{request.node.name}-server.log")
+                shutil.copyfile(server_log, ARTIFACTS / f"{request.node.name}-server{n}.log")
     for _, context, _ in opened:
         with contextlib.suppress(Exception):
             context.close()
+    _LOOP_MARK.release()
     assert not errors, f"JavaScript errors in the page: {errors}"
 
 

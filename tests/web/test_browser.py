@@ -1,8 +1,8 @@
 """The browser client against a real server: create, join by link, play, hook, tribute.
 
 Humans are driven through the page only (clicks on cards and buttons); the assertions
-read what a person sees. The first test creates the session's first table, whose deal
-comes from the server's fixed seed.
+read what a person sees. The first test creates the first table of a server of its own,
+whose deal comes from the server's fixed seed.
 """
 
 from __future__ import annotations
@@ -164,8 +164,9 @@ def _create_table(page: Any, server_url: str, name: str) -> str:
 
 
 def test_two_friends_and_bots_play_through_hooks_and_tribute(
-    server_url: str, new_page: Any
+    seeded_server_url: str, new_page: Any
 ) -> None:
+    server_url = seeded_server_url
     host = new_page("host", 390, 844, mobile=True)  # a phone with a touch screen
     guest = new_page("guest", 1280, 800)  # a laptop
     code = _create_table(host, server_url, "Ann")
