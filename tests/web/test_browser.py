@@ -435,6 +435,13 @@ def test_a_lost_update_makes_the_page_reconnect_from_the_last_version_it_saw(
     page.click("[data-testid=fill-bots]")
     page.locator("[data-testid=start]:enabled").click()
     page.locator("#game[data-prompt]:not([data-prompt=''])").wait_for()
+    # The update lost must be the one of a move of ours that the bots answer (their next
+    # update shows the gap); the deal may offer us a hook first: take it, then play.
+    deadline = time.monotonic() + 30
+    while _visible(page, "offer") or _game(page, "decision") != "play":
+        assert time.monotonic() < deadline, "no move of our own to play"
+        if not _act(page, 0, Stats()):
+            time.sleep(0.05)
 
     drop_next_update["armed"] = True  # the update carrying our own move gets lost
     stats = Stats()
