@@ -348,9 +348,13 @@ class _Run:
                 ray.kill(actor)
         try:
             if not interrupted:
-                if self.evaluation is None:
-                    self.start_evaluation()  # every run ends with a point on the curve
+                # Every run ends with a point on the curve: one still being evaluated is
+                # written first, and it is the last only if nothing was learned since.
+                running = self.evaluation
                 self.finish_evaluation(wait=True)
+                if running is None or running[1].samples != self.counters.samples:
+                    self.start_evaluation()
+                    self.finish_evaluation(wait=True)
         finally:
             ray.kill(self.evaluator)
         self.counters.seconds = self.base.seconds + self.elapsed()
