@@ -503,8 +503,18 @@ def test_a_private_table_is_found_only_with_its_invite(server: LiveServer) -> No
     assert http("POST", join, "127.0.4.1", json={"name": "Bo", "seat": 1}).status_code == 404
     joined = http("POST", join, "127.0.4.1", json={"name": "Bo", "seat": 1, "invite": invite})
     assert joined.status_code == 200
-    # The failed lookups counted: 4 so far, 6 more, then even the invite is refused.
-    for _ in range(6):
+    # A wrong handoff secret (whatever the name) as well: a 400 bad_handoff told that the
+    # code was a private table. A public table's code is no secret: there, bad_handoff.
+    claim = f"/api/tables/{code}/claim"
+    for name in ("Cy", ""):
+        hidden = http("POST", claim, "127.0.4.1", json={"handoff": "x", "name": name})
+        assert hidden.status_code == 404
+        assert hidden.json()["error"] == {**nobody, "message": f"no table {code!r}"}
+    public, _ = create_table(server)
+    wrong = http("POST", f"/api/tables/{public}/claim", "127.0.4.1", json={"handoff": "x"})
+    assert wrong.json()["error"]["code"] == "bad_handoff"
+    # The failed lookups counted: 6 so far, 4 more, then even the invite is refused.
+    for _ in range(4):
         http("GET", f"/api/tables/{code}", "127.0.4.1")
     refused = http("GET", f"/api/tables/{code}", "127.0.4.1", headers={"X-Invite": invite})
     assert refused.status_code == 429

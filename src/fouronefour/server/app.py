@@ -195,13 +195,20 @@ class FailedLookups:
             if invite is not ANY and not invites.admits(table.options.invite_hash, invite):
                 raise invites.not_found(table.code)
         except TableError as error:
-            if key is not None and error.code is ErrorCode.TABLE_NOT_FOUND:
-                if shared is None:
-                    self._buckets.take(key)
-                else:
-                    await shared.take(key)
+            if error.code is ErrorCode.TABLE_NOT_FOUND:
+                await self.failed(host)
             raise
         return table
+
+    async def failed(self, host: str | None) -> None:
+        """Count a failed lookup that was found out after ``find`` (a private table's wrong
+        handoff secret, or an answer relayed from the table's owner)."""
+        key = address_key(host, self._limit_loopback)
+        if key is not None:
+            if self._shared is None:
+                self._buckets.take(key)
+            else:
+                await self._shared.take(key)
 
 
 #: ``FailedLookups.find``'s invite for a lookup whose invite is checked later.
@@ -513,6 +520,8 @@ def create_app(
         try:
             answer = operations[what](table, body)
         except TableError as error:
+            if error.code is ErrorCode.TABLE_NOT_FOUND:  # (a private table, kept hidden)
+                await lookups.failed(client.host if client else None)
             return _error(error)
         await storage.wait_durable(storage.staged_seq)
         if table.retired:  # (taken over meanwhile: what it changed may not be written)
@@ -529,6 +538,8 @@ def create_app(
             status, answer = await relay.call(code.upper(), what, body, address)
         except OwnerGone as error:
             return _error(TableError(ErrorCode.STORAGE_ERROR, f"{error}: try again"))
+        if status == 404:  # (a private table its owner kept hidden: a failed lookup here too)
+            await lookups.failed(client.host if client else None)
         return Response(answer, status_code=status, media_type="application/json")
 
     if cluster is not None:

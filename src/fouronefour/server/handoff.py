@@ -12,6 +12,7 @@ import hmac
 import secrets
 from typing import TYPE_CHECKING
 
+from . import invites
 from .errors import ErrorCode, TableError
 from .model import Ack, check_name, hash_token, ms
 from .seating import check_seat
@@ -61,12 +62,14 @@ class Handoffs:
         """Take the seat ``secret`` was made for; returns the seat and its new token."""
         table = self._table
         table.check_writable()
-        clean = check_name(name)
         seat = self._find(secret)
         if seat is None:
+            if table.options.invite_hash is not None:  # (a private table stays hidden)
+                raise invites.not_found(table.code)
             raise TableError(
                 ErrorCode.BAD_HANDOFF, "this handoff is unknown, used or expired: ask for a new one"
             )
+        clean = check_name(name)
         if (
             table.seats[seat].kind == "bot"
             and table.status == "playing"
