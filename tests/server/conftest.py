@@ -30,6 +30,7 @@ from fouronefour.server.config import ServerConfig
 from fouronefour.server.fanout import InProcessFanout
 from fouronefour.server.registry import seed_stream
 from fouronefour.server.services import TableServices
+from fouronefour.server.serving import Serving
 from fouronefour.server.settings import TableSettings
 from fouronefour.server.storage import GroupCommitStorage
 from fouronefour.server.table import Table, TableOptions, Update
@@ -157,7 +158,7 @@ class ThreadServer:
         self.config = config
         app = create_app(config)
         self.app = app
-        self.server = uvicorn.Server(
+        self.server = Serving(
             uvicorn.Config(
                 app,
                 host="127.0.0.1",
@@ -166,7 +167,8 @@ class ThreadServer:
                 lifespan="on",
                 ws_max_size=config.max_message_bytes,
                 ws_per_message_deflate=False,
-            )
+            ),
+            app,
         )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -13,7 +14,7 @@ import pytest
 
 from fouronefour.server import sandbox
 
-from .conftest import ServeProcess, free_port, load_example_client
+from .conftest import ServeProcess, ThreadServer, free_port, load_example_client
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -99,3 +100,45 @@ def test_match_survives_sigkill_of_the_server(backend: tuple[str, tuple[str, ...
         assert table["status"] == "finished" and table["finished_matches"] == [1]
     finally:
         process.stop()
+
+
+def test_a_graceful_restart_keeps_the_reconnect_promise(
+    make_server: Callable[..., ThreadServer], tmp_path: Path
+) -> None:
+    """docs/protocol.md section 4: after a restart, a client that saw the last version gets
+    the updates since (not a snapshot) and may answer its pending decision with that version.
+    A graceful stop (SIGTERM, as docs/hosting.md recommends; uvicorn's handler sets
+    ``should_exit`` as ``__exit__`` does here) used to write every player's going offline as
+    it closed their sockets: versions the clients never saw, so the reconnect got a
+    snapshot and the pending move ``stale_version``."""
+    from .test_protocol import hello, new_table
+
+    db = str(tmp_path / "graceful.db")
+    first = make_server(db=db)
+
+    async def before() -> tuple[str, list[str], int, int, str]:
+        code, tokens = await new_table(first.url, humans=2, players=2, hooking=False)
+        clients = [(await hello(first.url, code, token))[0] for token in tokens]
+        await clients[0].send({"type": "start", "id": "go"})
+        await clients[0].until(lambda m: m["type"] == "ack" and m.get("id") == "go")
+        await clients[1].until(lambda m: m.get("state") is not None)
+        started = [next(m for m in c.received if m.get("state")) for c in clients]
+        assert started[0]["v"] == started[1]["v"]
+        acting = next(i for i, m in enumerate(started) if m["you"]["decision"] == "play")
+        return code, tokens, started[0]["v"], acting, started[acting]["you"]["legal_moves"][0]
+
+    code, tokens, seen, acting, move = asyncio.run(before())
+    first.__exit__()  # the clients' sockets are closed (1012)
+    second = make_server(db=db)
+
+    async def after() -> None:
+        back, welcome = await hello(second.url, code, tokens[acting], since=seen)
+        first = await back.recv()
+        assert first["type"] == "update" and first["you"]["decision"] == "play", first
+        assert first["v"] == seen + 1 == welcome["v"]  # its own return: one seat change
+        await back.send({"type": "move", "id": "m", "v": seen, "move": move})
+        ack = await back.until(lambda m: m["type"] in ("ack", "error"))
+        assert ack["type"] == "ack", ack
+        await back.close()
+
+    asyncio.run(asyncio.wait_for(after(), 20))

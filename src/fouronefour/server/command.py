@@ -251,6 +251,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import create_app
+    from .serving import Serving
 
     config = config_from_args(args)
     problem = None
@@ -282,10 +283,12 @@ def run(args: argparse.Namespace) -> int:
     raise_open_files()
     app = create_app(config)
     shown = "localhost" if config.host in ("127.0.0.1", "::1") else config.host
-    print(
+    banner = (
         f"414 is served at http://{shown}:{config.port}/  "
-        f"(tables in {redacted(config.db)}; Ctrl+C stops)",
-        flush=True,
+        f"(tables in {redacted(config.db)}; Ctrl+C stops)"
     )
-    uvicorn.run(app, log_level=args.log_level, **uvicorn_options(config))
+    server = Serving(
+        uvicorn.Config(app, log_level=args.log_level, **uvicorn_options(config)), app, banner
+    )
+    server.run()
     return 0

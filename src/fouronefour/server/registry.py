@@ -120,6 +120,8 @@ class TableRegistry:
         self._seeds = seed_stream(config.seed)
         #: Analyses the rounds of this process's tables as they end (set by the app).
         self.analyst: Analyst | None = None
+        #: The server is stopping (:meth:`stop`).
+        self.stopping = False
 
     async def start(self, scheduler: Scheduler, bots: BotRunner) -> None:
         """Load the tables being played that no other process owns and resume their timers;
@@ -265,7 +267,16 @@ class TableRegistry:
             return table, token
         raise TableError(ErrorCode.STORAGE_ERROR, "no free invite code was found: try again")
 
+    def stop(self) -> None:
+        """The server is stopping (before it closes its clients' sockets): every table here
+        changes nothing more (Table.stop says why)."""
+        self.stopping = True
+        for table in self.tables.values():
+            table.stop()
+
     def _keep(self, table: Table) -> None:
+        if self.stopping:
+            table.stop()
         self.tables[table.code] = table
         self._touch(table.code)
 

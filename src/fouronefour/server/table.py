@@ -147,6 +147,8 @@ class Table:
         self.handoffs = Handoffs(self, [])
         #: Another process owns the table now (:meth:`retire`).
         self.retired = False
+        #: The server is stopping (:meth:`stop`).
+        self.stopping = False
         #: Claim answers read back (restore), applied once the window is reopened (resume).
         self._claims: list[StoredClaim] = []
 
@@ -248,7 +250,7 @@ class Table:
 
     @property
     def storage_failed(self) -> bool:
-        return self.retired or self._storage.failed
+        return self.retired or self.stopping or self._storage.failed
 
     @property
     def staged_seq(self) -> int:
@@ -325,12 +327,24 @@ class Table:
         more, and its timers and bots stop."""
         self.retired = True
 
+    def stop(self) -> None:
+        """The server is stopping: the table changes nothing more, and its timers and bots
+        stop. (Its players going offline as the server closes their sockets would be
+        versions no client saw: after the restart a reconnect would get a snapshot, and the
+        decision pending at the version it saw would be stale; docs/protocol.md section 4.)"""
+        self.stopping = True
+
     def check_writable(self) -> None:
         """Refuse any change while the database cannot be written (nothing would be kept)."""
         if self.retired:
             raise TableError(
                 ErrorCode.STORAGE_ERROR,
                 "this table has moved to another server process: nothing was changed; reconnect",
+            )
+        if self.stopping:
+            raise TableError(
+                ErrorCode.STORAGE_ERROR,
+                "the server is restarting: nothing was changed; reconnect in a moment",
             )
         if self._storage.failed:
             raise TableError(
@@ -340,7 +354,7 @@ class Table:
 
     def postponed(self, retry: Callable[[], None]) -> bool:
         """While the database cannot be written, run ``retry`` later instead of changing."""
-        if self.retired:
+        if self.retired or self.stopping:
             return True  # (and never again)
         if not self._storage.failed:
             return False
