@@ -65,6 +65,37 @@ def test_out_of_range_rule_options_are_refused_with_their_range(
         assert message in capsys.readouterr().err
 
 
+def test_serve_refuses_what_would_leave_it_unusable_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each of these used to start a server that could not serve (a table could not be
+    created, port 70000 listened on 4464) or to end in a traceback; now one line each and
+    nothing is served."""
+    db = str(tmp_path / "t.db")
+    for flags, said in (
+        (["--db", str(tmp_path / "no" / "x.db")], "there is no directory"),
+        (["--db", str(tmp_path)], "is a directory"),
+        (["--db", "mysql://x"], "a SQLite file or a postgresql:// URL"),
+        (["--check", "--db", str(tmp_path / "no" / "x.db")], "there is no directory"),
+        (["--db", "postgresql://u:secret@127.0.0.1:1/db"], "PostgreSQL does not answer"),
+        (["--db", db, "--rate-burst", "0"], "--rate-burst at least 1"),
+        (["--db", db, "--rate", "-1"], "--rate must be above 0"),
+        (["--db", db, "--turn-seconds", "0"], "--turn-seconds must be 0.05 to 3600"),
+        (["--db", db, "--turn-seconds", "99999"], "--turn-seconds must be 0.05 to 3600"),
+        (["--db", db, "--hook-seconds", "0"], "--hook-seconds must be 0.05 to 60"),
+        (["--db", db, "--max-tables", "0"], "--max-tables must be at least 1"),
+        (["--db", db, "--bot-delay", "-1"], "--bot-delay must be 0 to 60"),
+        (["--db", db, "--bot-processes", "-1"], "--bot-processes must be 0 to 64"),
+        (["--db", db, "--port", "70000"], "--port must be 1 to 65535"),
+        (["--db", db, "--port", "-1"], "--port must be 1 to 65535"),
+    ):
+        assert main(["serve", *flags]) != 0, flags
+        out, err = capsys.readouterr()
+        lines = (out + err).strip().splitlines()
+        assert len(lines) == 1 and said in lines[0], (flags, lines)
+        assert "secret" not in lines[0]
+
+
 # ----------------------------------------------------------------- Ctrl-C
 
 

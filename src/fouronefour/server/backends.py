@@ -6,7 +6,9 @@ The drivers of the latter come with the ``cluster`` extra and are imported only 
 
 from __future__ import annotations
 
+import os
 import re
+import sqlite3
 from typing import TYPE_CHECKING
 
 from .config import ServerConfig
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _PASSWORD = re.compile(r"(\w+://[^:/@\s]*:)[^@\s]*@")
 MISSING_DRIVERS = "the cluster drivers are not installed: pip install 'fouronefour[cluster]'"
 
@@ -33,6 +36,8 @@ def is_postgres(db: str) -> bool:
 
 def check_settings(config: ServerConfig) -> str | None:
     """What is wrong with the storage and broker settings, or None."""
+    if _SCHEME.match(config.db) and not is_postgres(config.db):
+        return f"--db must be a SQLite file or a postgresql:// URL, not {redacted(config.db)!r}"
     if config.broker is not None and not config.broker.startswith(REDIS_SCHEMES):
         return f"--broker must be a redis:// URL, not {config.broker!r}"
     if config.broker is not None and not is_postgres(config.db):
@@ -76,14 +81,17 @@ async def check(config: ServerConfig) -> list[tuple[bool, str]]:
         except StorageError as error:
             found.append((False, str(error)))
     else:
-        storage = GroupCommitStorage(config.db)
-        try:
-            writable = storage.writable()
-        finally:
-            storage.close()
-        found.append(
-            (writable, f"SQLite file {config.db} is {'writable' if writable else 'read-only'}")
-        )
+        problem = sqlite_problem(config.db)
+        if problem is not None:
+            found.append((False, problem))
+        else:
+            storage = GroupCommitStorage(config.db)
+            try:
+                writable = storage.writable()
+            finally:
+                storage.close()
+            state = "writable" if writable else "read-only"
+            found.append((writable, f"SQLite file {config.db} is {state}"))
     if config.broker is not None:
         try:
             from . import broker
@@ -94,3 +102,28 @@ async def check(config: ServerConfig) -> list[tuple[bool, str]]:
         except FanoutError as error:
             found.append((False, str(error)))
     return found
+
+
+def sqlite_problem(path: str) -> str | None:
+    """Why the SQLite file ``path`` cannot be opened (one line), or None. (A read-only one
+    can: the server starts and refuses changes until it is writable.)"""
+    if path == ":memory:":
+        return None
+    if os.path.isdir(path):
+        return f"--db {path} is a directory: name a SQLite file"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"--db {path}: there is no directory {folder}"
+    try:
+        storage = GroupCommitStorage(path)
+    except (sqlite3.Error, OSError) as error:
+        return f"--db {path} cannot be opened as a SQLite database: {error}"
+    storage.close()
+    return None
+
+
+async def usable(config: ServerConfig) -> str | None:
+    """Why the server could not start on its database and broker (one line), or None."""
+    if not is_postgres(config.db) and config.broker is None:
+        return sqlite_problem(config.db)
+    return next((line for ok, line in await check(config) if not ok), None)

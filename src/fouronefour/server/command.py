@@ -8,8 +8,12 @@ import contextlib
 import sys
 from typing import Any
 
-from .backends import check, check_settings, redacted
-from .config import ServerConfig
+from .backends import check, check_settings, redacted, usable
+from .config import HOOK_SECONDS_RANGE, TURN_SECONDS_RANGE, ServerConfig
+
+
+def _range(bounds: tuple[float, float]) -> str:
+    return f"{bounds[0]:g} to {bounds[1]:g}"
 
 #: ``serve`` analyses rounds with one worker process unless told otherwise (ServerConfig's
 #: default is none, for servers embedded in tests).
@@ -24,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="address to listen on (0.0.0.0: every interface; default %(default)s)",
     )
     parser.add_argument(
-        "--port", type=int, default=defaults.port, help="port (default %(default)s)"
+        "--port", type=int, default=defaults.port, help="port, 1 to 65535 (default %(default)s)"
     )
     parser.add_argument(
         "--db",
@@ -48,13 +52,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--turn-seconds",
         type=float,
         default=defaults.turn_seconds,
-        help="default turn timer of new tables (default %(default)s)",
+        help=f"default turn timer of new tables, {_range(TURN_SECONDS_RANGE)} seconds "
+        "(default %(default)s)",
     )
     parser.add_argument(
         "--hook-seconds",
         type=float,
         default=defaults.hook_seconds,
-        help="default hook window of new tables (default %(default)s)",
+        help=f"default hook window of new tables, {_range(HOOK_SECONDS_RANGE)} seconds "
+        "(default %(default)s)",
     )
     parser.add_argument(
         "--hook-mode",
@@ -73,13 +79,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot-delay",
         type=float,
         default=defaults.bot_delay,
-        help="seconds a bot waits before acting (default %(default)s)",
+        help="seconds a bot waits before acting, 0 to 60 (default %(default)s)",
     )
     parser.add_argument(
         "--bot-processes",
         type=int,
         default=defaults.bot_processes,
-        help="processes for slow bots such as search; 0: threads (default %(default)s)",
+        help="processes for slow bots such as search, 0 to 64; 0: threads (default %(default)s)",
     )
     parser.add_argument(
         "--analysis-processes",
@@ -113,19 +119,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-tables",
         type=int,
         default=defaults.max_tables,
-        help="most tables this server hosts (default %(default)s)",
+        help="most tables this server hosts, at least 1 (default %(default)s)",
     )
     parser.add_argument(
         "--rate",
         type=float,
         default=defaults.rate_per_second,
-        help="messages a second one connection may send (default %(default)s)",
+        help="messages a second one connection may send, above 0 (default %(default)s)",
     )
     parser.add_argument(
         "--rate-burst",
         type=int,
         default=defaults.rate_burst,
-        help="burst of messages above --rate (default %(default)s)",
+        help="burst of messages above --rate, at least 1 (default %(default)s)",
     )
     parser.add_argument(
         "--http-rate",
@@ -213,6 +219,54 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     )
 
 
+def settings_problem(config: ServerConfig) -> str | None:
+    """What makes the settings unusable (one line), or None."""
+    turn_low, turn_high = TURN_SECONDS_RANGE
+    hook_low, hook_high = HOOK_SECONDS_RANGE
+    checks = (
+        (1 <= config.port <= 65535, "--port must be 1 to 65535"),
+        (
+            turn_low <= config.turn_seconds <= turn_high,
+            f"--turn-seconds must be {_range(TURN_SECONDS_RANGE)}",
+        ),
+        (
+            hook_low <= config.hook_seconds <= hook_high,
+            f"--hook-seconds must be {_range(HOOK_SECONDS_RANGE)}",
+        ),
+        (0 <= config.round_pause_seconds <= 120, "--round-pause-seconds must be 0 to 120"),
+        (0 <= config.bot_delay <= 60, "--bot-delay must be 0 to 60"),
+        (0 <= config.bot_processes <= 64, "--bot-processes must be 0 to 64"),
+        (config.max_tables >= 1, "--max-tables must be at least 1"),
+        (
+            config.rate_per_second > 0 and config.rate_burst >= 1,
+            "--rate must be above 0 and --rate-burst at least 1",
+        ),
+        (
+            config.http_rate_per_second > 0 and config.http_rate_burst >= 1,
+            "--http-rate must be above 0 and --http-burst at least 1",
+        ),
+        (config.request_timeout > 0, "--request-timeout must be above 0"),
+        (
+            config.keep_days >= 0 and config.keep_replay_days >= 0,
+            "--keep-days and --keep-replay-days must be 0 or more",
+        ),
+        (
+            config.max_connections_per_address >= 1,
+            "--max-connections-per-address must be at least 1",
+        ),
+        (
+            config.analysis_processes >= 0
+            and config.analysis_worlds >= 2
+            and config.analysis_queue >= 1,
+            "--analysis-processes must be 0 or more, --analysis-worlds at least 2 and "
+            "--analysis-queue at least 1",
+        ),
+    )
+    # (NaN passes no check: every comparison with it is false)
+    problem = next((message for ok, message in checks if not ok), None)
+    return problem or check_settings(config)
+
+
 def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
     """How ``serve`` runs uvicorn: its HTTP protocol guarded (guard.py), small frames."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
@@ -254,24 +308,7 @@ def run(args: argparse.Namespace) -> int:
     from .serving import Serving
 
     config = config_from_args(args)
-    problem = None
-    if not 0 <= config.round_pause_seconds <= 120:
-        problem = "--round-pause-seconds must be 0 to 120"
-    elif not config.http_rate_per_second > 0 or config.http_rate_burst < 1:
-        problem = "--http-rate must be above 0 and --http-burst at least 1"
-    elif not config.request_timeout > 0:
-        problem = "--request-timeout must be above 0"
-    elif config.keep_days < 0 or config.keep_replay_days < 0:
-        problem = "--keep-days and --keep-replay-days must be 0 or more"
-    elif config.max_connections_per_address < 1:
-        problem = "--max-connections-per-address must be at least 1"
-    elif config.analysis_processes < 0 or config.analysis_worlds < 2 or config.analysis_queue < 1:
-        problem = (
-            "--analysis-processes must be 0 or more, --analysis-worlds at least 2 and "
-            "--analysis-queue at least 1"
-        )
-    else:
-        problem = check_settings(config)
+    problem = settings_problem(config)
     if problem is not None:
         print(f"fouronefour serve: {problem}", file=sys.stderr)
         return 2
@@ -280,6 +317,11 @@ def run(args: argparse.Namespace) -> int:
         for ok, line in found:
             print(f"{'ok' if ok else 'FAILED'}: {redacted(line)}")
         return 0 if all(ok for ok, _ in found) else 1
+    # The database (and broker) first: failing inside uvicorn's start-up is a traceback.
+    problem = asyncio.run(usable(config))
+    if problem is not None:
+        print(f"fouronefour serve: {redacted(problem)}", file=sys.stderr)
+        return 1
     raise_open_files()
     app = create_app(config)
     shown = "localhost" if config.host in ("127.0.0.1", "::1") else config.host

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: The turn timer and the hook window a table may have, in seconds (docs/protocol.md s.2).
+TURN_SECONDS_RANGE = (0.05, 3600.0)
+HOOK_SECONDS_RANGE = (0.05, 60.0)
+
 
 @dataclass(frozen=True, slots=True)
 class ServerConfig:

@@ -12,6 +12,8 @@ import orjson
 
 from ..engine import Rules
 from .botrunner import available_bots
+from .config import HOOK_SECONDS_RANGE as HOOK_SECONDS_RANGE
+from .config import TURN_SECONDS_RANGE as TURN_SECONDS_RANGE
 from .errors import ErrorCode, TableError
 from .storage import StoredSeat
 
@@ -22,8 +24,6 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 12
 MAX_DECKS = 8
 NAME_LENGTH = 24
-TURN_SECONDS_RANGE = (0.05, 3600.0)
-HOOK_SECONDS_RANGE = (0.05, 60.0)
 #: The options a create request may give (besides the host's ``name`` and ``seat`` and
 #: the first settings).
 OPTION_KEYS = frozenset(
