@@ -188,6 +188,26 @@ def test_weights_of_another_feature_version_are_refused(tmp_path: Path) -> None:
         QNetwork.from_arrays(arrays)  # type: ignore[arg-type]
 
 
+def test_bad_weights_are_refused_when_the_bot_is_named(tmp_path: Path) -> None:
+    """docs/bots.md: everything is checked before a game is played. A missing file used to
+    fail only once a game asked for a move, a text file with numpy's "pickled data", weights
+    of the wrong shapes in the middle of a decision."""
+    from fouronefour.arena.spec import BotSpec
+
+    arrays = _network(np.random.default_rng(1))
+    arrays["layer1_weight"] = np.zeros((3, 8), dtype=np.float32)  # takes 3, gets 16
+    weights = {k: v for k, v in arrays.items() if k != "meta"}
+    save_weights(tmp_path / "misshapen.npz", weights, {"players": [4]})  # type: ignore[arg-type]
+    (tmp_path / "text.npz").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    for path, said in (
+        (tmp_path / "none.npz", "cannot read weights .*: No such file"),
+        (tmp_path / "text.npz", "is no .npz file of weights"),
+        (tmp_path / "misshapen.npz", "layer 1 is misshapen"),
+    ):
+        with pytest.raises(ValueError, match=f"^bot 'learned': .*{said}"):
+            BotSpec.parse(f"learned:weights={path}")
+
+
 def test_the_shipped_weights_are_small_and_registered() -> None:
     assert "learned" in bots.names()
     assert WEIGHTS.stat().st_size < 5_000_000

@@ -51,14 +51,22 @@ class QNetwork:
 
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, npt.NDArray[Any]]) -> QNetwork:
-        meta = json.loads(str(arrays["meta"]))
+        missing = {"meta", "layer0_weight", "layer0_bias"} - set(arrays)
+        if missing:
+            raise WeightsError(f"these are no weights of the bot: no {sorted(missing)[0]!r}")
+        try:
+            meta = json.loads(str(arrays["meta"]))
+        except ValueError:
+            raise WeightsError("these are no weights of the bot: meta is not JSON") from None
+        if not isinstance(meta, dict):
+            raise WeightsError("these are no weights of the bot: meta is not a JSON object")
         if meta.get("feature_version") != FEATURE_VERSION:
             raise WeightsError(
                 f"weights for feature version {meta.get('feature_version')}, "
                 f"this bot computes version {FEATURE_VERSION}"
             )
         first = np.asarray(arrays["layer0_weight"], dtype=np.float32)
-        if first.shape[0] != STATE_SIZE + ACTION_SIZE:
+        if first.ndim != 2 or first.shape[0] != STATE_SIZE + ACTION_SIZE:
             raise WeightsError(
                 f"weights take {first.shape[0]} inputs, the features are "
                 f"{STATE_SIZE} + {ACTION_SIZE}"
@@ -73,18 +81,36 @@ class QNetwork:
                 )
             )
             index += 1
+        first_bias = np.asarray(arrays["layer0_bias"], dtype=np.float32)
+        _check_shapes([(first, first_bias), *layers])
         return cls(
             state_weights=np.ascontiguousarray(first[:STATE_SIZE]),
             action_weights=np.ascontiguousarray(first[STATE_SIZE:]),
-            first_bias=np.asarray(arrays["layer0_bias"], dtype=np.float32),
+            first_bias=first_bias,
             layers=tuple(layers),
             meta=meta,
         )
 
     @classmethod
     def load(cls, path: str | Path) -> QNetwork:
-        with np.load(path, allow_pickle=False) as arrays:
-            return cls.from_arrays(dict(arrays))
+        """The weights in the ``.npz`` file ``path``; :class:`WeightsError` (one line) for a
+        file that cannot be read or holds no weights of this bot."""
+        try:
+            loaded = np.load(path, allow_pickle=False)
+            if not isinstance(loaded, np.lib.npyio.NpzFile):  # (one .npy array)
+                raise ValueError
+            with loaded:
+                arrays = dict(loaded)
+        except OSError as error:
+            raise WeightsError(f"cannot read weights {path}: {error.strerror or error}") from None
+        except (ValueError, EOFError):  # (not an .npz: np.load takes it for a pickle)
+            raise WeightsError(f"{path} is no .npz file of weights") from None
+        try:
+            return cls.from_arrays(arrays)
+        except WeightsError as error:
+            raise WeightsError(f"{path}: {error}") from None
+        except (KeyError, ValueError, TypeError, IndexError):
+            raise WeightsError(f"{path}: these are no weights of the bot") from None
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -103,6 +129,18 @@ class QNetwork:
                 np.maximum(hidden, 0.0, out=hidden)
         result: Array = hidden[:, 0]
         return result
+
+
+def _check_shapes(layers: Sequence[tuple[npt.NDArray[Any], npt.NDArray[Any]]]) -> None:
+    """Each layer's (inputs, outputs) weights and (outputs,) bias, each layer's outputs the
+    next one's inputs, one value at the end: otherwise a decision would fail mid-game."""
+    inputs = layers[0][0].shape[0]
+    for index, (weights, bias) in enumerate(layers):
+        if weights.ndim != 2 or weights.shape[0] != inputs or bias.shape != weights.shape[1:]:
+            raise WeightsError(f"these are no weights of the bot: layer {index} is misshapen")
+        inputs = weights.shape[1]
+    if inputs != 1:
+        raise WeightsError("these are no weights of the bot: the last layer gives no one value")
 
 
 def save_weights(
@@ -134,6 +172,10 @@ class LearnedBot:
         margin: float | None = None,
     ) -> None:
         self._weights = weights
+        # Given weights are read at once, so that a bad file is refused when the bot is
+        # named, before any game (docs/bots.md).
+        if network is None and weights is not None:
+            network = QNetwork.load(weights)
         self._network = network
         self._margin = margin
         self._greedy = GreedyBot()
