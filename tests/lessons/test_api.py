@@ -62,6 +62,7 @@ def test_a_lesson_is_played_step_by_step(client: Client) -> None:
 @pytest.mark.parametrize(
     ("body", "code"),
     [
+        (b"", "bad_json"),  # (protocol.md s.2: an empty body is bad_json, here too)
         (b"not json", "bad_json"),
         (b"[1, 2]", "bad_json"),
         (b'{"moves": "5"}', "bad_message"),

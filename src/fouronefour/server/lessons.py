@@ -62,7 +62,7 @@ def _bad(message: str) -> LessonRequestError:
 def _step_request(body: bytes) -> tuple[list[str], str | None, str]:
     """(moves, try, lang) of a step request, or the reason it is refused."""
     try:
-        data = orjson.loads(body or b"{}")
+        data = orjson.loads(body)
     except orjson.JSONDecodeError:
         raise LessonRequestError(ErrorCode.BAD_JSON, "the body is not JSON") from None
     if not isinstance(data, dict):
