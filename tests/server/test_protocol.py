@@ -280,11 +280,12 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(
         await spectator.until(is_type("snapshot"))
         version = table_version(url, code)
 
-        async def expect(client: Client, body: dict[str, Any] | str, *codes: str) -> None:
+        async def expect(client: Client, body: dict[str, Any] | str, *codes: str) -> str:
             await client.send(body)
             message = await client.until(lambda m: m["type"] in ("error", "ack"))
             assert message["type"] == "error" and message["code"] in codes, message
             await asyncio.sleep(0.25)  # stay under the rate limit
+            return str(message["message"])
 
         await expect(spectator, "{not json", "bad_json")
         await expect(spectator, "[1, 2]", "bad_json")
@@ -315,6 +316,8 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(
             actor, {"type": "move", "id": "i", "v": prompt_v, "move": "3345"}, "illegal_move"
         )
         await expect(actor, {"type": "move", "id": "b", "v": "new", "move": "pass"}, "bad_message")
+        long = {"type": "move", "id": "l", "v": prompt_v, "move": "3" * 3000}
+        assert "at most 200 characters" in await expect(actor, long, "bad_message")
         await expect(
             actor,
             {"type": "move", "id": "s", "v": prompt_v - 1, "move": snapshot_you["legal_moves"][0]},

@@ -273,6 +273,20 @@ def test_the_host_removes_and_moves_players_between_matches(server: ThreadServer
         assert (await gone.recv())["code"] == "bad_token"
         table = httpx.get(f"{server.url}/api/tables/{code}").json()
         assert [s["kind"] for s in table["seats"]] == ["human", "empty", "empty", "human"]
+        # A missing or wrong-typed seat is bad_message (not "no seat None"); two empty
+        # seats have nobody to move: refused, as a no-op with a new version was.
+        for body in (
+            {"type": "kick", "id": 10, "seat": "1"},
+            {"type": "kick", "id": 11},
+            {"type": "move_seat", "id": 12, "from": 1},
+        ):
+            refused = await request(host, body)
+            assert refused["code"] == "bad_message" and "None" not in refused["message"]
+        empty = await request(host, {"type": "move_seat", "id": 13, "from": 1, "to": 2})
+        assert empty["code"] == "bad_seat"
+        joined = httpx.post(f"{server.url}/api/tables/{code}/join", json={"name": "Cy"}).json()
+        assert joined["error"]["code"] == "bad_message", joined
+        assert httpx.get(f"{server.url}/api/tables/{code}").json()["version"] == table["version"]
         await host.send({"type": "fill_bots", "id": 7})
         await host.send({"type": "start", "id": 8})
         await host.until(lambda m: m["type"] == "ack" and m["id"] == 8)

@@ -15,9 +15,15 @@ if TYPE_CHECKING:
     from .table import Table
 
 
-def check_seat(seat: object, players: int) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise TableError(ErrorCode.BAD_SEAT, f"no seat {seat!r} at this table")
+def check_seat(seat: object, players: int, field: str = "seat") -> int:
+    """``seat`` as a seat number: a missing or wrong-typed field is ``bad_message``, a number
+    that is no seat here ``bad_seat``."""
+    if seat is None:
+        raise TableError(ErrorCode.BAD_MESSAGE, f"{field} is missing: a seat number")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise TableError(ErrorCode.BAD_MESSAGE, f"{field} must be a seat number (an integer)")
+    if not 0 <= seat < players:
+        raise TableError(ErrorCode.BAD_SEAT, f"no seat {seat} at this table (0 to {players - 1})")
     return seat
 
 
@@ -121,10 +127,12 @@ class Seating:
         table.check_host(actor)
         if table.status == "playing":
             raise TableError(ErrorCode.WRONG_STATUS, "seats are moved between matches only")
-        a = table.seats[check_seat(first, table.players)]
-        b = table.seats[check_seat(second, table.players)]
+        a = table.seats[check_seat(first, table.players, "from")]
+        b = table.seats[check_seat(second, table.players, "to")]
         if a is b:
             raise TableError(ErrorCode.BAD_SEAT, "move a player to another seat")
+        if a.kind == b.kind == "empty":
+            raise TableError(ErrorCode.BAD_SEAT, f"seats {a.seat} and {b.seat} are both empty")
         _swap(a, b)
         if table.host_seat in (a.seat, b.seat):
             table.host_seat = b.seat if table.host_seat == a.seat else a.seat

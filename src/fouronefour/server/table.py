@@ -68,6 +68,8 @@ HISTORY = 64
 STORAGE_RETRY_SECONDS = 0.5
 #: Client ids of accepted moves remembered per seat, to answer a resent move with its ack.
 REMEMBERED_IDS = 64
+#: The longest move text (the longest legal move is far shorter).
+MOVE_CHARS = 200
 #: How early a timer may fire (the event loop keeps milliseconds) and still count as due.
 TIMER_SLACK_SECONDS = 0.001
 __all__ = [
@@ -432,8 +434,11 @@ class Table:
             raise TableError(ErrorCode.WRONG_STATUS, f"no match is being played ({self.status})")
         if self.paused:
             raise TableError(ErrorCode.PAUSED, "the host has paused the table")
-        if not isinstance(move, str) or not move or len(move) > 200:
+        if not isinstance(move, str) or not move:
             raise TableError(ErrorCode.BAD_MESSAGE, "move must be non-empty text")
+        if len(move) > MOVE_CHARS:
+            too_long = f"a move has at most {MOVE_CHARS} characters, not {len(move)}"
+            raise TableError(ErrorCode.BAD_MESSAGE, too_long)
         prompts = self.views.prompts()
         if seat not in prompts:
             self.windows.refuse_unoffered(seat)
