@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import ErrorCode, TableError
-from .model import Ack, ms
+from .model import Ack, ms, unshown
 from .ratelimit import TokenBucket
 from .storage import RECENT_CHAT, ChangeExtra, StoredChat
 
@@ -83,11 +83,14 @@ def check_line(data: dict[str, Any]) -> tuple[str | None, str | None]:
     if not isinstance(text, str):
         raise TableError(ErrorCode.BAD_MESSAGE, "chat text must be text")
     cleaned = text.strip()
-    if not cleaned or len(cleaned) > CHAT_LENGTH or not cleaned.isprintable():
+    if not cleaned or len(cleaned) > CHAT_LENGTH:
         raise TableError(
             ErrorCode.BAD_MESSAGE,
-            f"chat text has 1 to {CHAT_LENGTH} printable characters (no line breaks)",
+            f"chat text has 1 to {CHAT_LENGTH} characters, not {len(cleaned)}",
         )
+    refused = unshown(cleaned)
+    if refused is not None:
+        raise TableError(ErrorCode.BAD_MESSAGE, f"chat text has {refused}")
     return cleaned, None
 
 

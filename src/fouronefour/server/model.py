@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -46,12 +47,36 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+#: The joiners that emoji sequences ("👨‍👩‍👧") and Indic conjuncts ("क्‍ष") need: format
+#: characters, which ``str.isprintable`` refuses, but harmless alone.
+JOINERS = frozenset("\u200c\u200d")
+
+
+def unshown(text: str) -> str | None:
+    """Why ``text`` cannot be shown as one line as it is, or None: a line break, a control
+    character, or a format character other than a joiner (the bidi overrides and isolates
+    that make a line read as another: "\u202egnp.exe")."""
+    for char in text:
+        if char.isprintable() or char in JOINERS:
+            continue
+        if char in "\r\n\u2028\u2029":
+            return "no line breaks"
+        kind = "control" if unicodedata.category(char) == "Cc" else "invisible or direction"
+        return f"no {kind} characters (U+{ord(char):04X})"
+    if not text.strip("".join(JOINERS)):
+        return "visible characters, not joiners only"
+    return None
+
+
 def check_name(name: object) -> str:
     if not isinstance(name, str):
         raise TableError(ErrorCode.BAD_NAME, "a name must be text")
     cleaned = name.strip()
-    if not cleaned or len(cleaned) > NAME_LENGTH or not cleaned.isprintable():
-        raise TableError(ErrorCode.BAD_NAME, f"a name has 1 to {NAME_LENGTH} printable characters")
+    if not cleaned or len(cleaned) > NAME_LENGTH:
+        raise TableError(ErrorCode.BAD_NAME, f"a name has 1 to {NAME_LENGTH} characters")
+    refused = unshown(cleaned)
+    if refused is not None:
+        raise TableError(ErrorCode.BAD_NAME, f"a name has {refused}")
     return cleaned
 
 
