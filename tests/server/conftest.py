@@ -165,7 +165,7 @@ class ThreadServer:
                 port=self.port,
                 log_level="warning",
                 lifespan="on",
-                ws_max_size=config.max_message_bytes,
+                ws_max_size=config.max_frame_bytes,
                 ws_per_message_deflate=False,
             ),
             app,

@@ -356,14 +356,16 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(
         )
         assert table_version(url, code) >= after
 
-        # A huge message closes the connection (1009); the table is untouched.
+        # A message over 4096 bytes (counted in UTF-8) is answered too_large, then the
+        # connection is closed (1009); the table is untouched.
         before = table_version(url, code)
         big, _ = await hello(url, code)
-        await big.send({"type": "ping", "pad": "x" * 5000})
+        await big.send({"type": "chat", "id": 1, "text": "字" * 1400})  # 4,200 bytes
         with pytest.raises(websockets.ConnectionClosed) as closed:
             while True:
                 await big.recv()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        assert [m.get("code") for m in big.received[-1:]] == ["too_large"], big.received
         # Flooding: rate_limited, then the connection is closed (1008).
         flood, _ = await hello(url, code)
         for i in range(40):

@@ -282,7 +282,7 @@ def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
             config.max_connections_per_address,
             config.limit_loopback,
         ),
-        "ws_max_size": config.max_message_bytes,
+        "ws_max_size": config.max_frame_bytes,
         # Browsers always offer compression: it costs CPU on every message, and moves are small.
         "ws_per_message_deflate": False,
         "lifespan": "on",

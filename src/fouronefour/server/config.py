@@ -39,6 +39,10 @@ class ServerConfig:
     max_tables: int = 10_000
     table_idle_seconds: float = 60.0
     max_message_bytes: int = 4096
+    #: The largest WebSocket message read at all: one up to it over ``max_message_bytes``
+    #: is answered ``too_large`` before the close, a larger one is closed by the WebSocket
+    #: layer unread (1009). Bounds what one connection makes the server hold.
+    max_frame_bytes: int = 16384
     #: WebSocket connections: a seat keeps its newest this many; spectators per table and
     #: per client address (loopback excepted unless ``limit_loopback``): admission.py.
     max_connections_per_seat: int = 8

@@ -166,8 +166,11 @@ class Connection:
     ) -> tuple[str, dict[str, Any], object] | None:
         """Check one frame: refusals are answered here; a message to carry out is returned
         (its type, body and id)."""
-        size = len(text) if text is not None else len(binary or b"")
-        if size > self.config.max_message_bytes:
+        limit = self.config.max_message_bytes
+        size = len(binary or b"") if text is None else len(text)
+        if text is not None and size > limit // 4:  # (UTF-8: at most 4 bytes a character)
+            size = len(text.encode())
+        if size > limit:
             self._error(
                 None,
                 ErrorCode.TOO_LARGE,
