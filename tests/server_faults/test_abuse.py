@@ -227,6 +227,12 @@ def test_headers_without_end_are_cut(server: LiveServer) -> None:
             )
             _, said = _closed_after(s, time.monotonic(), 5)
         assert said.startswith(b"HTTP/1.1 " + status), (size, said[:100])
+    # A request the HTTP parser refuses gets the API's error body too (it was plain text).
+    with socket.create_connection(("127.0.0.1", server.port)) as s:
+        s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n")
+        _, said = _closed_after(s, time.monotonic(), 5)
+    assert said.startswith(b"HTTP/1.1 400"), said[:100]
+    assert orjson.loads(said.split(b"\r\n\r\n", 1)[1])["error"]["code"] == "bad_message"
 
 
 # ---------------------------------------------------------------- bodies

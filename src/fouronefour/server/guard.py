@@ -62,6 +62,9 @@ def guarded_protocol(
         ErrorCode.TOO_LARGE,
         f"a request's line and headers are limited to {MAX_HEAD} bytes",
     )
+    unreadable = _response(
+        "400 Bad Request", ErrorCode.BAD_MESSAGE, "the request could not be read as HTTP/1.1"
+    )
     # Address -> its open transports. A transport that became a WebSocket is no longer
     # this protocol's to see closing: closed ones are pruned when their address connects
     # again, and every address's when the table has doubled.
@@ -122,6 +125,13 @@ def guarded_protocol(
                 self._head_bytes += len(data)
                 self._tail = (self._tail + data)[-3:]
             super().data_received(data)
+
+        def send_400_response(self, msg: str) -> None:
+            """A request uvicorn's parser refused (``Content-Length: -5``): the API's error
+            body rather than uvicorn's plain text (docs/protocol.md section 2)."""
+            if not self.transport.is_closing():
+                self.transport.write(unreadable)
+                self.transport.close()
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
