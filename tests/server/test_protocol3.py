@@ -362,3 +362,20 @@ def test_a_seat_is_handed_to_a_new_device_mid_match(server: ThreadServer) -> Non
 
 def offer_time(client: Client) -> int:
     return max(int(m["server_time"]) for m in client.received if "server_time" in m)
+
+
+def test_the_documented_config_is_the_servers(server: ThreadServer) -> None:
+    """docs/protocol.md's /api/config example names every default and limit the server
+    sends (its `defaults` lacked `private`)."""
+    import re
+
+    from .conftest import ROOT
+
+    doc = (ROOT / "docs" / "protocol.md").read_text()
+    example = re.search(r"### `GET /api/config`\n```json\n(.*?)```", doc, re.S)
+    assert example is not None
+    documented = json.loads(example.group(1).replace(", ...", ""))
+    served = httpx.get(f"{server.url}/api/config").json()
+    assert set(documented) == set(served)
+    for part in ("defaults", "limits"):
+        assert set(documented[part]) == set(served[part]), part
