@@ -1,6 +1,6 @@
 """A small client of the 414 server (docs/protocol.md): plays a whole match over the wire.
 
-Start a server (``fouronefour serve``), then::
+It needs a running server: start one first (``make serve`` or ``fouronefour serve``), then::
 
     python examples/client.py                      # 1 player + 3 bots, random play
     python examples/client.py --players 4 --humans 2 --server http://127.0.0.1:8414
@@ -214,23 +214,39 @@ async def play_match(
     return code, clients
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--server", default="http://127.0.0.1:8414")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--humans", type=int, default=1, help="clients to seat (the rest: bots)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--hook-mode", choices=("fast", "fair"), default="fast")
-    args = parser.parse_args()
-    code, clients = asyncio.run(
-        play_match(
-            args.server,
-            args.players,
-            args.humans,
-            args.seed,
-            {"hook_mode": args.hook_mode, "hook_seconds": 1.0},
-        )
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Play a whole match of 414 over the wire against a running server "
+        "(start one first: make serve, or fouronefour serve).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
+    parser.add_argument("--server", default="http://127.0.0.1:8414", help="the server's URL")
+    parser.add_argument("--players", type=int, default=4, help="seats at the table")
+    parser.add_argument("--humans", type=int, default=1, help="clients to seat (the rest: bots)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the clients' random play")
+    parser.add_argument(
+        "--hook-mode", choices=("fast", "fair"), default="fast", help="the table's hook windows"
+    )
+    args = parser.parse_args(argv)
+    try:
+        code, clients = asyncio.run(
+            play_match(
+                args.server,
+                args.players,
+                args.humans,
+                args.seed,
+                {"hook_mode": args.hook_mode, "hook_seconds": 1.0},
+            )
+        )
+    except httpx.HTTPStatusError as error:
+        print(f"client.py: the server refused: {error.response.text}")
+        return 1
+    except (httpx.HTTPError, OSError) as error:
+        print(
+            f"client.py: no 414 server answers at {args.server} ({error or type(error).__name__}):"
+            " start one first (make serve, or fouronefour serve)"
+        )
+        return 1
     state = clients[0].state or {}
     print(
         f"table {code}: match over, team {state.get('match_winner')} won, levels "
@@ -238,7 +254,8 @@ def main() -> None:
         f"; sent again after rate_limited: {sum(c.resent for c in clients)}"
     )
     print(f"replay: {args.server}/api/tables/{code}/replays/1")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

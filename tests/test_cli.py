@@ -58,6 +58,8 @@ def test_out_of_range_rule_options_are_refused_with_their_range(
         (["simulate", "--decks", "25"], "argument --decks: must be 1 to 16, not 25"),
         (["play", "--players", "1"], "argument --players: must be 2 to 32, not 1"),
         (["arena", "greedy", "random", "--players", "x"], "'x' is not a whole number"),
+        (["play", "--budget-ms", "0"], "must be a positive number of ms, not 0"),
+        (["arena", "search", "greedy", "--budget-ms", "-1"], "a positive number of ms, not -1"),
     ):
         with pytest.raises(SystemExit) as exit_info:
             main(argv)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 
 from .engine import Rules
@@ -24,6 +25,17 @@ def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
 
     parse.__name__ = "whole number"  # argparse names the type in its own messages
     return parse
+
+
+def positive_ms(text: str) -> float:
+    """An argparse type: a positive, finite number of milliseconds (a search budget)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of ms, not {text}")
+    return value
 
 
 def add_rule_arguments(parser: argparse.ArgumentParser, players: int = 4) -> None:

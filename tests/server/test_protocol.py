@@ -484,3 +484,15 @@ def test_replays_only_once_a_match_is_over(make_server: Callable[..., ThreadServ
     assert len(first["hands"]) == 2 and all(first["hands"])
     assert replay["steps"][-1]["events"][-1]["type"] in ("match_over", "round_start")
     assert httpx.get(f"{server.url}/api/tables/{code}/replays/3").status_code == 404
+
+
+def test_the_example_client_without_a_server_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """It died with an httpx.ConnectError traceback; README says nothing of starting one."""
+    from .conftest import free_port
+
+    example = load_example_client()
+    assert example.main(["--server", f"http://127.0.0.1:{free_port()}"]) == 1
+    said = capsys.readouterr().out.strip().splitlines()
+    assert len(said) == 1 and "no 414 server answers" in said[0] and "make serve" in said[0]

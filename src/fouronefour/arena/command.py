@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import time
 from pathlib import Path
 from typing import Any
 
 from ..engine import Rules
-from ..options import add_rule_arguments, rules_from_args, whole_number
+from ..options import add_rule_arguments, positive_ms, rules_from_args, whole_number
 from . import chart
 from .games import run_arena
 from .spec import BotSpec, labels
@@ -50,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--budget-ms",
-        type=_positive_ms,
+        type=positive_ms,
         default=None,
         help="time per decision for the search bot, in ms (default: the bot's 200; "
         "a budget_ms in the bot's name wins)",
@@ -78,16 +77,6 @@ def _even_count(text: str) -> int:
             f"must be even, not {count}: each deal is played twice, the teams swapped"
         )
     return count
-
-
-def _positive_ms(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of ms, not {text}")
-    return value
 
 
 def _spec_with_budget(spec: BotSpec, budget_ms: float | None) -> BotSpec:

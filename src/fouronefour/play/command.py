@@ -8,7 +8,7 @@ import random
 from rich.console import Console
 
 from ..arena.spec import BotSpec
-from ..options import add_rule_arguments, rules_from_args, whole_number
+from ..options import add_rule_arguments, positive_ms, rules_from_args, whole_number
 from .game import Quit, TerminalGame
 
 
@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--budget-ms",
-        type=float,
+        type=positive_ms,
         default=200.0,
         help="the search bot's time per decision, in ms (default %(default)s)",
     )
