@@ -15,6 +15,7 @@ from .config import HOOK_SECONDS_RANGE, TURN_SECONDS_RANGE, ServerConfig
 def _range(bounds: tuple[float, float]) -> str:
     return f"{bounds[0]:g} to {bounds[1]:g}"
 
+
 #: ``serve`` analyses rounds with one worker process unless told otherwise (ServerConfig's
 #: default is none, for servers embedded in tests).
 ANALYSIS_PROCESSES = 1
