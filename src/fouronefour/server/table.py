@@ -448,7 +448,7 @@ class Table:
         if v > self.version or v < self.prompt_v.get(seat, 0):
             raise TableError(
                 ErrorCode.STALE_VERSION,
-                f"v {v} does not match the decision offered at v {self.prompt_v.get(seat)} "
+                f"v {v} does not match the decision offered at v {self.prompt_v.get(seat, 0)} "
                 f"(table at v {self.version})",
             )
         ack = self.decide(seat, move, prompts[seat], by_bot=False)
