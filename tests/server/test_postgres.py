@@ -196,3 +196,32 @@ def test_two_processes_racing_for_one_table_one_owns_it_and_only_its_writes_coun
             await second.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_orphans_are_the_tables_being_played_that_no_process_owns(
+    postgres: sandbox.LocalPostgres,
+) -> None:
+    """Worked out by the database (invite codes' locks in SQL), tests' other codes here."""
+    url = postgres.new_database()
+
+    async def scenario() -> list[str]:
+        owner, looker = PostgresStorage(url), PostgresStorage(url)
+        await owner.open()
+        await looker.open()
+        try:
+            conn = await asyncpg.connect(url)
+            await conn.execute(
+                "INSERT INTO tables (code, options, host_seat, status, version, match_number)"
+                " SELECT c, '{}', 0, s, 1, 1 FROM unnest($1::text[], $2::text[]) AS x(c, s)",
+                ["ZZ9AAB", "HKDD22", "QUIET3", "other-1", "other-2"],
+                ["playing", "playing", "lobby", "playing", "playing"],
+            )
+            await conn.close()
+            for code in ("HKDD22", "other-2"):
+                assert await owner.own(code)
+            return sorted(await looker.orphans())
+        finally:
+            await owner.shutdown()
+            await looker.shutdown()
+
+    assert asyncio.run(scenario()) == ["ZZ9AAB", "other-1"]
