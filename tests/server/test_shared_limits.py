@@ -162,3 +162,26 @@ def test_a_gone_process_holds_no_places(redis_server: sandbox.LocalRedis) -> Non
         return full, freed
 
     assert asyncio.run(run()) == (True, True)
+
+
+def test_one_process_a_period_looks_for_tables_without_an_owner(
+    redis_server: sandbox.LocalRedis,
+) -> None:
+    """The look reads every table being played: one process does it each period, whichever
+    asks first (Broker.take_turn)."""
+
+    async def run() -> list[bool]:
+        storage = GroupCommitStorage(":memory:")
+        brokers = [Broker(redis_server.url, storage) for _ in range(2)]
+        for broker in brokers:
+            await broker.open()
+        try:
+            turns = [await b.take_turn("test-look", 0.2) for b in (*brokers, *brokers)]
+            await asyncio.sleep(0.25)
+            return [*turns, await brokers[1].take_turn("test-look", 0.2)]
+        finally:
+            for broker in brokers:
+                await broker.shutdown()
+            storage.close()
+
+    assert asyncio.run(run()) == [True, False, False, False, True]

@@ -56,6 +56,7 @@ from .table import (
 )
 
 if TYPE_CHECKING:
+    from .broker import Broker
     from .redisfanout import RedisFanout
     from .relay import Operation, Relay, RelayServer
     from .shared import SharedBuckets, SharedCounts
@@ -215,17 +216,20 @@ class FailedLookups:
 ANY = object()
 
 
-#: How often a process of a cluster looks for tables being played that no process owns.
+#: How often a cluster looks for tables being played that no process owns.
 ADOPT_SECONDS = 1.0
 
 
-async def adopt_orphans(registry: TableRegistry) -> None:
+async def adopt_orphans(registry: TableRegistry, broker: Broker) -> None:
     """Take over the tables being played whose owner is gone (those with clients are taken
-    over sooner, by the process a reconnecting client reaches)."""
+    over sooner, by the process a reconnecting client reaches). One process of the cluster
+    looks each period (:meth:`Broker.take_turn`): the look reads every table being played, so
+    every process looking every second would cost the database in proportion to both."""
     while True:
         await asyncio.sleep(ADOPT_SECONDS * random.uniform(0.5, 1.0))
         try:
-            await registry.adopt_orphans()
+            if await broker.take_turn("adopt", ADOPT_SECONDS * 0.5):
+                await registry.adopt_orphans()
         except Exception as error:  # (the database away: the next round tries again)
             log.warning("could not look for tables without an owner: %s", error)
 
@@ -316,7 +320,9 @@ def create_app(
         runner = bots or ExecutorBotRunner(loop, processes=config.bot_processes)
         await registry.start(AsyncioScheduler(loop), runner)
         analyst.start()
-        adopting = asyncio.create_task(adopt_orphans(registry)) if cluster is not None else None
+        adopting = None
+        if cluster is not None:
+            adopting = asyncio.create_task(adopt_orphans(registry, cluster.broker))
         # Long-lived start-up objects need no collection passes, nor, later, the sockets and
         # tables that come and stay (collector.py).
         gc.collect()

@@ -338,6 +338,19 @@ class Broker:
                     self._alive_key(self.process), 1, px=int(self.ALIVE_SECONDS * 1000)
                 )
 
+    async def take_turn(self, job: str, seconds: float) -> bool:
+        """Whether this process does the cluster's periodic ``job`` now: the first to ask
+        in each ``seconds`` does (every process while Redis does not answer)."""
+        if self._redis is None:
+            return True
+        try:
+            taken = await self._redis.set(
+                f"{PREFIX}turn:{job}", self.process, nx=True, px=int(seconds * 1000)
+            )
+        except (RedisError, OSError):
+            return True
+        return bool(taken)
+
     async def alive(self, processes: Iterable[str]) -> set[str]:
         """Which of ``processes`` run (all of them, as far as anyone can tell, while Redis
         does not answer)."""
