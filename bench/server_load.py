@@ -1331,8 +1331,9 @@ async def _failover(
     served = [after(run.welcomes) for run in victims]
     played = [after(run.acks) for run in victims]
     # Every acknowledged move against what PostgreSQL holds: there at its version (else
-    # lost); acknowledged once, each version of the table one move, and every stored match
-    # replayed by the engine from its seed (else something was applied twice).
+    # lost); acknowledged once, and every stored match replayed by the engine from its seed
+    # (else something was applied twice). (One version may hold several moves: a claim
+    # window's answers are written together.)
     from fouronefour.engine import Match, Rules
 
     conn = await asyncpg.connect(services.db)
@@ -1345,7 +1346,6 @@ async def _failover(
             )
             stored = {(r["version"], r["move"]) for r in rows}
             stored_moves += len(rows)
-            twice += len(rows) - len({r["version"] for r in rows})
             seen: set[tuple[int, str]] = set()
             for client in clients[n * 4 : n * 4 + 4]:
                 for ack in client.acked:
@@ -1376,12 +1376,19 @@ async def _failover(
         f"every match replayed); lost {lost}; applied twice {twice}; "
         f"reconnects {reconnects:,}; errors {dict(stats.errors) or 0}"
     )
-    ok = max(played) < 5 + HUMAN_TURN_DELAY[1] and lost == 0 and twice == 0
-    mark = "[green]met[/green]" if max(served) < 5 else "[red]MISSED[/red]"
-    console.print(f"  {mark}  every table served again within 5 s: max {max(served):.2f} s")
-    for label, value in (("no acknowledged move lost", lost), ("none applied twice", twice)):
-        console.print(f"  {'[green]met[/green]' if not value else '[red]MISSED[/red]'}  {label}")
-    return ok and max(served) < 5
+    checks = [
+        (f"every table served again within 5 s: max {max(served):.2f} s", max(served) < 5),
+        (
+            f"and played again within 5 s and a player's thinking ({HUMAN_TURN_DELAY[1]:.0f} s):"
+            f" max {max(played):.2f} s",
+            max(played) < 5 + HUMAN_TURN_DELAY[1],
+        ),
+        ("no acknowledged move lost", lost == 0),
+        ("none applied twice", twice == 0),
+    ]
+    for label, passed in checks:
+        console.print(f"  {'[green]met[/green]' if passed else '[red]MISSED[/red]'}  {label}")
+    return all(passed for _, passed in checks)
 
 
 def main() -> int:
