@@ -78,9 +78,9 @@ def cluster(postgres: sandbox.LocalPostgres, redis_server: sandbox.LocalRedis) -
     processes = [
         ServeProcess(db, free_port(), "--broker", redis_server.url) for _ in range(PROCESSES)
     ]
-    with ThreadPoolExecutor(PROCESSES) as pool:
-        list(pool.map(lambda p: p.start(), processes))
-    try:
+    try:  # (one that does not start stops the others too)
+        with ThreadPoolExecutor(PROCESSES) as pool:
+            list(pool.map(lambda p: p.start(), processes))
         yield Cluster(processes, db, redis_server, postgres)
     finally:
         for process in processes:
