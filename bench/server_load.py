@@ -1422,7 +1422,7 @@ def main() -> int:
         default=0,
         metavar="N",
         help="also N server processes over PostgreSQL and Redis started on this machine "
-        "(sockets and calls spread round-robin, so most are relayed)",
+        "(sockets and calls spread round-robin, so most are relayed), then the failover",
     )
     parser.add_argument(
         "--failover",
@@ -1430,7 +1430,9 @@ def main() -> int:
         help="only the failover, which --cluster runs last: the owner of --failover-tables "
         "tables of a cluster (--cluster, default 2) killed (SIGKILL) under human-pace load",
     )
-    parser.add_argument("--failover-tables", type=int, default=100)
+    parser.add_argument(
+        "--failover-tables", type=int, default=100, help="tables of the process killed"
+    )
     args = parser.parse_args()
     global LATENCY_DIR
     LATENCY_DIR = args.latencies
