@@ -14,7 +14,7 @@ import websockets
 
 from fouronefour.server import sandbox
 from fouronefour.server.broker import Broker
-from fouronefour.server.shared import SharedCounts
+from fouronefour.server.shared import SharedBuckets, SharedCounts
 from fouronefour.server.storage import GroupCommitStorage
 
 from .conftest import ThreadServer
@@ -185,3 +185,26 @@ def test_one_process_a_period_looks_for_tables_without_an_owner(
             storage.close()
 
     assert asyncio.run(run()) == [True, False, False, False, True]
+
+
+def test_without_redis_each_limit_is_the_process_own() -> None:
+    """While Redis does not answer (here: never reached), a limit is counted by the process,
+    as with a single process: it errs towards letting in, never refuses everybody."""
+
+    async def run() -> tuple[list[float], list[bool]]:
+        storage = GroupCommitStorage(":memory:")
+        broker = Broker("redis://127.0.0.1:1/0", storage)  # (not opened: no Redis)
+        buckets = SharedBuckets(broker, "test-away", 0.001, 2)
+        counts = SharedCounts(broker, "test-away", 1)
+        try:
+            waits = [await buckets.take("10.0.0.2") for _ in range(3)]
+            places = [await counts.acquire("10.0.0.2"), await counts.acquire("10.0.0.2")]
+            counts.release("10.0.0.2")
+            places.append(await counts.acquire("10.0.0.2"))
+        finally:
+            storage.close()
+        return waits, places
+
+    waits, places = asyncio.run(run())
+    assert waits[:2] == [0.0, 0.0] and waits[2] > 0  # a burst of 2, this process's
+    assert places == [True, False, True]
