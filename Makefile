@@ -26,8 +26,11 @@ lint: install-test
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# whole files on 2 workers (pytest-xdist; the longest files first, tests/conftest.py): many
+# tests wait on a server, a browser or a timer, which the other worker's tests fill;
+# `.venv/bin/pytest -q` runs the same tests one at a time
 test: lint
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadfile --no-loadscope-reorder
 
 bench: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[bench,rl]'

@@ -15,6 +15,35 @@ import pytest
 
 from fouronefour.server import sandbox
 
+#: Files that take longest (each runs servers, a browser or a training run), longest first.
+#: Under xdist (``make test``) whole files are handed to the workers in collection order, so
+#: these come first: a worker that picked one up last would run on alone at the end.
+LONG_FIRST = (
+    "tests/web/test_browser.py",
+    "tests/web/test_protocol3.py",
+    "tests/server/test_cluster.py",
+    "tests/server_faults/test_kill.py",
+    "tests/web/test_layout.py",
+    "tests/server_faults/test_abuse.py",
+    "tests/train/",
+    "tests/server/test_restart.py",
+    "tests/web/",
+    "tests/server_faults/",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not hasattr(config, "workerinput"):
+        return  # a plain run keeps the files' order
+
+    def rank(item: pytest.Item) -> int:
+        return next(
+            (n for n, prefix in enumerate(LONG_FIRST) if item.nodeid.startswith(prefix)),
+            len(LONG_FIRST),
+        )
+
+    items.sort(key=rank)
+
 
 def _require_services() -> None:
     reason = sandbox.missing()
