@@ -116,6 +116,10 @@ def _processes_in_group(group: int) -> list[int]:
     return found
 
 
+def _sigint_as_in_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(
     argv: list[str], processes: int = 1, printed: str = "", twice: bool = False
 ) -> tuple[int, str, float]:
@@ -130,6 +134,8 @@ def _interrupt(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # as from a terminal: pytest-xdist's workers ignore SIGINT, and children inherit that
+        preexec_fn=_sigint_as_in_a_terminal,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     assert process.stdout is not None
