@@ -15,28 +15,14 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from fouronefour.server import session
 from fouronefour.server.errors import ErrorCode
 
 from .live import Conn, LiveServer, acting, open_raw, running, seated_table, table_summary
 
 # (Not pause and resume: the host's connections would stop the table for the rest of the run;
 # tests/server/test_round_end.py covers them.)
-CLIENT_TYPES = [
-    "hello",
-    "move",
-    "back",
-    "hint",
-    "ready",
-    "chat",
-    "handoff",
-    "fill_bots",
-    "kick",
-    "move_seat",
-    "settings",
-    "start",
-    "play_again",
-    "ping",
-]
+CLIENT_TYPES = sorted(session.CLIENT_TYPES - {"pause", "resume"})
 SERVER_TYPES = {"welcome", "snapshot", "update", "ack", "error", "hint", "pong", "presence"}
 CODES = {str(code) for code in ErrorCode}
 #: Refusals after which the server closes the connection (docs/protocol.md section 6).
