@@ -38,6 +38,7 @@ from fouronefour import bots
 from fouronefour.analysis import LABELS, MARKED, analyse_round_details, match_rounds
 from fouronefour.analysis.positions import sample_positions
 from fouronefour.analysis.rollouts import greedy_policy, play_out
+from fouronefour.analysis.styles import overplays, sensible_chance
 from fouronefour.engine import Match, Round, Rules
 
 #: Tables: the bot at the even seats (team 0) and at the odd ones; a table of two
@@ -107,14 +108,16 @@ def match_seed(seed: int, index: int) -> str:
     return f"bench/analysis/{seed}/{index}"
 
 
-def recheck(r: Round, played: str, best: str, worlds: int, seed: str) -> float:
+def recheck(
+    r: Round, played: str, best: str, worlds: int, seed: str, sensible: list[float]
+) -> float:
     """The best move's lead over the move played in ``worlds`` fresh worlds (not the ones
-    that marked it): whether a marked loss is real."""
+    that marked it, dealt the same way): whether a marked loss is real."""
     seat = r.to_act
     assert seat is not None
     rng = random.Random(seed)
     lead = 0.0
-    for position in sample_positions(r.view(seat), worlds, rng):
+    for position in sample_positions(r.view(seat), worlds, rng, sensible):
         lead += play_out(position.apply(best), seat % 2, greedy_policy, rng)
         lead -= play_out(position.apply(played), seat % 2, greedy_policy, rng)
     return lead / worlds
@@ -150,8 +153,14 @@ def analyse_match(
         began = time.process_time()
         details = analyse_round_details(start, round_moves, worlds=worlds, seed=seed)
         spent = time.process_time() - began
+        rounds = [start]
+        for move in round_moves:
+            rounds.append(rounds[-1].apply(move))
+        evidence = overplays(rounds, round_moves)
         r = start
         for i, (move, d) in enumerate(zip(round_moves, details, strict=True)):
+            done, chances = evidence[i]
+            sensible = [sensible_chance(k, n) for k, n in zip(done, chances, strict=True)]
             records.append(
                 DecisionRecord(
                     table=table_name(table),
@@ -173,7 +182,9 @@ def analyse_match(
                     best_move=d.best_move,
                     round_seconds=spent,
                     recheck=(
-                        recheck(r, d.move, d.best_move, worlds, f"recheck/{seed}/{index}/{i}")
+                        recheck(
+                            r, d.move, d.best_move, worlds, f"recheck/{seed}/{index}/{i}", sensible
+                        )
                         if d.label in MARKED
                         else None
                     ),

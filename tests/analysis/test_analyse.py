@@ -44,11 +44,11 @@ def test_a_losing_lead_is_a_blunder_and_the_winning_one_is_best() -> None:
     [good] = analyse_round(endgame(), ["A"], worlds=32, seed=1)
     assert bad["label"] == "blunder" and bad["best_move"] == "A"
     assert bad["played_win_chance"] == 0.0
-    assert bad["best_win_chance"] > 0.7
+    assert bad["best_win_chance"] > 0.6
     assert good["label"] == "best" and good["best_move"] == "A"
     # Seat 0 cannot see seat 1's K: its chance is its estimate over every card seat 1 may
     # hold, not the certain win the true hands give.
-    assert 0.7 < good["win_chance"] < 1.0
+    assert 0.6 < good["win_chance"] < 1.0
     assert good["win_chance"] == bad["win_chance"]
 
 

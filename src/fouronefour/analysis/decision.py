@@ -139,10 +139,14 @@ def analyse_decision(
     seed: str,
     policy: RolloutPolicy = greedy_policy,
     candidates: int = 4,
+    sensible: Sequence[float] | None = None,
 ) -> DecisionAnalysis:
     """Judge ``move`` at ``r``'s pending decision from the acting seat's view only.
 
     ``seed`` names the decision's random stream; it must not depend on hidden cards.
+    ``sensible[seat]``: the chance that each seat plays sensibly, from the public play
+    (:mod:`.styles`), which shapes how the hidden cards are dealt; None deals them
+    uniformly.
     """
     seat = r.to_act
     if seat is None:
@@ -152,7 +156,7 @@ def analyse_decision(
     view = r.view(seat)
     decision = str(view["decision"])
     rng = random.Random(seed)
-    positions = sample_positions(view, worlds, rng)
+    positions = sample_positions(view, worlds, rng, sensible)
     seeds = [rng.getrandbits(64) for _ in positions]
     outcomes = _Outcomes(positions, seat % 2, policy, seeds)
     everywhere = range(worlds)

@@ -9,6 +9,7 @@ from fouronefour.engine import Match, Round, Rules
 
 from .decision import DecisionAnalysis, analyse_decision
 from .rollouts import RolloutPolicy, greedy_policy
+from .styles import overplays, sensible_chance
 
 #: Called after each decision with (decisions done, decisions in all).
 Progress = Callable[[int, int], None]
@@ -38,8 +39,10 @@ def analyse_round_details(
         if rounds[-1].is_over:
             raise ValueError(f"move {index} ({move!r}) comes after the round ended")
         rounds.append(rounds[-1].apply(move))
+    evidence = overplays(rounds, moves)
     out = []
     for index, move in enumerate(moves):
+        done, chances = evidence[index]
         out.append(
             analyse_decision(
                 rounds[index],
@@ -48,6 +51,7 @@ def analyse_round_details(
                 seed=f"fouronefour/analysis/{seed}/{index}",
                 policy=policy,
                 candidates=candidates,
+                sensible=[sensible_chance(d, c) for d, c in zip(done, chances, strict=True)],
             )
         )
         if progress is not None:
