@@ -13,8 +13,8 @@ triples and bombs, so the more of its hand it has played, the more its hidden ca
 in whole ranks: each further card of a rank goes to the seat that got the last one with
 chance ``shed`` (the share of its dealt cards it has played), else to a seat at random.
 Dealt uniformly, sensible players' hands would be weaker than they are, and the mover's
-own team (whose one hand is exact) would look too strong: by 8 points of win chance at
-tables of greedy bots, before this (docs/analysis.md, Measured).
+own team (whose one hand is exact) would look too strong: at tables of greedy bots, by 8
+points of win chance.
 
 Play, hook and unhook decisions are rebuilt with the engine's
 :func:`~fouronefour.engine.situation.round_from_situation`. A tribute return happens
