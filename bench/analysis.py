@@ -225,6 +225,42 @@ def brier_parts(records: list[DecisionRecord]) -> dict[str, float]:
     }
 
 
+def brier_interval(records: list[DecisionRecord], resamples: int = 1000) -> tuple[float, float]:
+    """95% bootstrap interval of the Brier score, resampling whole rounds: a round's
+    decisions share one result, so they are not independent samples."""
+    by_round: dict[tuple[str, int, int], list[float]] = {}
+    for r in records:
+        by_round.setdefault((r.table, r.match, r.round_number), []).append(
+            (r.win_chance - r.won) ** 2
+        )
+    rounds = [(sum(errors), len(errors)) for errors in by_round.values()]
+    if not rounds:
+        return (0.0, 0.0)
+    rng = random.Random(0)
+    scores = []
+    for _ in range(resamples):
+        picked = [rounds[rng.randrange(len(rounds))] for _ in rounds]
+        scores.append(sum(e for e, _ in picked) / sum(n for _, n in picked))
+    return (percentile(scores, 0.025), percentile(scores, 0.975))
+
+
+def blunders_by_quarter(records: list[DecisionRecord]) -> dict[str, list[float]]:
+    """Per bot, the share of its decisions with a choice labelled blunder in each quarter
+    of the rounds (by the decision's place in its round)."""
+    out: dict[str, list[float]] = {}
+    for bot in sorted({r.bot for r in records}):
+        rates = []
+        for quarter in range(4):
+            chosen = [
+                r
+                for r in records
+                if r.bot == bot and not r.forced and int(4 * r.index / r.decisions) == quarter
+            ]
+            rates.append(sum(r.label == "blunder" for r in chosen) / max(1, len(chosen)))
+        out[bot] = rates
+    return out
+
+
 def second_half(records: list[DecisionRecord]) -> list[DecisionRecord]:
     return [r for r in records if r.index >= r.decisions / 2]
 
@@ -316,6 +352,7 @@ def summarize(records: list[DecisionRecord]) -> dict[str, Any]:
         "rollouts_per_decision": sum(r.rollouts for r in records) / max(1, len(records)),
         "brier": brier(records),
         "brier_second_half": brier(late),
+        "brier_second_half_interval": brier_interval(late),
         "brier_by_table": {
             table: {
                 "all": brier([r for r in records if r.table == table]),
@@ -327,6 +364,7 @@ def summarize(records: list[DecisionRecord]) -> dict[str, Any]:
         "calibration": calibration(records),
         "calibration_second_half": calibration(late),
         "labels_by_bot": rates,
+        "blunders_by_quarter": blunders_by_quarter(records),
         "recheck_by_label": {name: rechecked(records, name) for name in MARKED},
         "recheck_by_bot": {
             bot: {name: rechecked([r for r in records if r.bot == bot], name) for name in MARKED}
@@ -412,10 +450,11 @@ def print_report(summary: dict[str, Any], console: Any) -> None:
             show(late["actual"]),
         )
     console.print(table)
+    low, high = summary["brier_second_half_interval"]
     console.print(
         f"Brier score: {summary['brier']:.3f} over {summary['decisions']} decisions, "
-        f"{summary['brier_second_half']:.3f} in the second half of rounds "
-        "(always 50%: 0.250; target <= 0.18 in the second half)"
+        f"{summary['brier_second_half']:.3f} in the second half of rounds (95% interval over "
+        f"rounds: {low:.3f}-{high:.3f}; always 50%: 0.250; target <= 0.18 in the second half)"
     )
     by_table = Table(title="Brier score by table")
     by_table.add_column("table")
@@ -440,6 +479,13 @@ def print_report(summary: dict[str, Any], console: Any) -> None:
     for bot, rates in summary["labels_by_bot"].items():
         labels.add_row(bot, str(rates["decisions"]), *(f"{rates[n]:.1%}" for n in LABELS[1:]))
     console.print(labels)
+    console.print(
+        "blunders by quarter of the round: "
+        + "; ".join(
+            f"{bot} " + " ".join(f"{rate:.1%}" for rate in rates)
+            for bot, rates in summary["blunders_by_quarter"].items()
+        )
+    )
     ratio = summary["blunder_ratio_random_to_greedy"]
     console.print(
         "random blunders "
