@@ -5,8 +5,9 @@
 ``analyse_round(start, moves, worlds=64, seed=0)`` judges every decision of a round as its
 seat could judge it before moving: the chance that the seat's team wins, estimated by
 playing the round out in worlds where the cards the seat cannot see are dealt at random
-consistently with what it has seen; the best move among a few candidates; and a label
-(``forced``, ``best``, ``good``, ``inaccuracy``, ``mistake``, ``blunder``).
+consistently with what it has seen and with how each seat plays; the best move among a
+few candidates; and a label (``forced``, ``best``, ``good``, ``inaccuracy``, ``mistake``,
+``blunder``).
 docs/analysis.md describes the method, its cost and how honest its estimates are.
 Depends on the bots and the engine only.
 """
