@@ -1,9 +1,9 @@
 """The bare WebSocket echo that ``bench/server_load.py`` compares the table server with.
 
 The same stack as ``fouronefour serve`` (FastAPI on uvicorn, uvloop and httptools when
-installed, per-message deflate off, 4096-byte message limit, ``gc.freeze()`` after start-up
-and the server's collector schedule), one endpoint ``/ws`` that sends every text message
-straight back::
+installed, per-message deflate off, the server's message limit, ``gc.freeze()`` after
+start-up and the server's collector schedule), one endpoint ``/ws`` that sends every text
+message straight back::
 
     python bench/echo_app.py --port 8499
 """
@@ -23,7 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 from fouronefour.server.collector import keep_collections_short
 from fouronefour.server.config import ServerConfig
 
-MAX_MESSAGE_BYTES = 4096
+MAX_MESSAGE_BYTES = ServerConfig().max_frame_bytes
 
 
 @contextlib.asynccontextmanager
