@@ -128,6 +128,9 @@ def test_the_round_ends_with_a_pause_until_everyone_is_ready(
         LAYOUT.mkdir(parents=True, exist_ok=True)
         friend.screenshot(path=str(LAYOUT / f"round-end-{width}x{height}.png"))
     page.locator("[data-testid=round-end-waiting]", has_text="Bo").wait_for()
+    # The host is not ready yet either, and is named as "you", not by their own name.
+    waiting = page.locator("[data-testid=round-end-waiting]").inner_text()
+    assert "you" in waiting and "Ann" not in waiting, waiting
     page.click("[data-testid=ready]")
     time.sleep(0.5)
     assert page.locator("#game").get_attribute("data-round") == "1", "Bo is not ready yet"

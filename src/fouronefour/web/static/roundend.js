@@ -49,7 +49,7 @@ export function renderRoundEnd(view) {
   $("round-end-tribute").hidden = !tribute.length;
   const waiting = state.table.seats
     .filter((seat) => seat.kind === "human" && !seat.away && !end.ready.includes(seat.seat))
-    .map((seat) => seatName(view, seat.seat));
+    .map((seat) => (seat.seat === view.mySeat ? t("you") : seatName(view, seat.seat)));
   $("round-end-waiting").textContent = waiting.length ? t("ready_waiting", { names: waiting.join(", ") }) : "";
   const pill = $("round-end-timer");
   pill.hidden = !end.until;
