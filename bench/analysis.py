@@ -38,7 +38,7 @@ from fouronefour import bots
 from fouronefour.analysis import LABELS, MARKED, analyse_round_details, match_rounds
 from fouronefour.analysis.positions import sample_positions
 from fouronefour.analysis.rollouts import greedy_policy, play_out
-from fouronefour.analysis.styles import overplays, sensible_chance
+from fouronefour.analysis.styles import sensible_chances
 from fouronefour.engine import Match, Round, Rules
 
 #: Tables: the bot at the even seats (team 0) and at the odd ones; a table of two
@@ -145,22 +145,18 @@ def analyse_match(
     ):
         if number > ROUNDS_PER_MATCH:
             break
-        end = start
+        rounds = [start]
         for move in round_moves:
-            end = end.apply(move)
+            rounds.append(rounds[-1].apply(move))
+        end = rounds[-1]
         if not end.is_over:
             continue
         began = time.process_time()
         details = analyse_round_details(start, round_moves, worlds=worlds, seed=seed)
         spent = time.process_time() - began
-        rounds = [start]
-        for move in round_moves:
-            rounds.append(rounds[-1].apply(move))
-        evidence = overplays(rounds, round_moves)
-        r = start
-        for i, (move, d) in enumerate(zip(round_moves, details, strict=True)):
-            done, chances = evidence[i]
-            sensible = [sensible_chance(k, n) for k, n in zip(done, chances, strict=True)]
+        styles = sensible_chances(rounds, round_moves)
+        for i, d in enumerate(details):
+            r = rounds[i]
             records.append(
                 DecisionRecord(
                     table=table_name(table),
@@ -183,7 +179,12 @@ def analyse_match(
                     round_seconds=spent,
                     recheck=(
                         recheck(
-                            r, d.move, d.best_move, worlds, f"recheck/{seed}/{index}/{i}", sensible
+                            r,
+                            d.move,
+                            d.best_move,
+                            worlds,
+                            f"recheck/{seed}/{index}/{i}",
+                            styles[i],
                         )
                         if d.label in MARKED
                         else None
@@ -191,7 +192,6 @@ def analyse_match(
                     true_lead=true_lead(r, d.move, d.best_move) if d.label in MARKED else None,
                 )
             )
-            r = r.apply(move)
     return records
 
 

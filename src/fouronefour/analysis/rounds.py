@@ -9,7 +9,7 @@ from fouronefour.engine import Match, Round, Rules
 
 from .decision import DecisionAnalysis, analyse_decision
 from .rollouts import RolloutPolicy, greedy_policy
-from .styles import overplays, sensible_chance
+from .styles import sensible_chances
 
 #: Called after each decision with (decisions done, decisions in all).
 Progress = Callable[[int, int], None]
@@ -39,10 +39,9 @@ def analyse_round_details(
         if rounds[-1].is_over:
             raise ValueError(f"move {index} ({move!r}) comes after the round ended")
         rounds.append(rounds[-1].apply(move))
-    evidence = overplays(rounds, moves)
+    styles = sensible_chances(rounds, moves)
     out = []
     for index, move in enumerate(moves):
-        done, chances = evidence[index]
         out.append(
             analyse_decision(
                 rounds[index],
@@ -51,7 +50,7 @@ def analyse_round_details(
                 seed=f"fouronefour/analysis/{seed}/{index}",
                 policy=policy,
                 candidates=candidates,
-                sensible=[sensible_chance(d, c) for d, c in zip(done, chances, strict=True)],
+                sensible=styles[index],
             )
         )
         if progress is not None:

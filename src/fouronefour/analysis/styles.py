@@ -76,10 +76,20 @@ def sensible_chance(done: int, chances: int) -> float:
     return sensible_likelihood / (sensible_likelihood + random_likelihood)
 
 
+def sensible_chances(rounds: Sequence[Round], moves: Sequence[str]) -> list[list[float]]:
+    """For each decision (``rounds[i]`` the position, ``moves[i]`` the move), each seat's
+    chance to play sensibly from the public play before it."""
+    return [
+        [sensible_chance(k, n) for k, n in zip(done, chances, strict=True)]
+        for done, chances in overplays(rounds, moves)
+    ]
+
+
 __all__ = [
     "RANDOM_OVERPLAY",
     "RANDOM_PRIOR",
     "SENSIBLE_OVERPLAY",
     "overplays",
     "sensible_chance",
+    "sensible_chances",
 ]
