@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fouronefour.bots.search import candidates as search_candidates
+from fouronefour.bots.search import paired_difference
 from fouronefour.engine import Round
 
 from .labels import label
@@ -108,15 +109,6 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values)
 
 
-def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, float("inf")
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, (variance / n) ** 0.5
-
-
 def candidate_moves(
     view: dict[str, Any], legal: Sequence[str], first: Sequence[str], limit: int
 ) -> list[str]:
@@ -175,7 +167,7 @@ def analyse_decision(
     challengers: list[tuple[float, float, str]] = []
     if own != played:
         # The policy's move was not picked by the comparison: every world can judge it.
-        loss, error = _mean_and_error([b - p for b, p in zip(base, played_values, strict=True)])
+        loss, error = paired_difference(played_values, base)
         challengers.append((loss, error, own))
     moves = candidate_moves(view, legal, (played, own), candidates)
     others = [m for m in moves if m not in (played, own)]
@@ -185,13 +177,8 @@ def analyse_decision(
         pick = max(others, key=lambda m: screened[m])
         confirm = range(screen.stop, worlds) if worlds - screen.stop >= 2 else everywhere
         if screened[pick] > max(screened[own], screened[played]):
-            loss, error = _mean_and_error(
-                [
-                    b - p
-                    for b, p in zip(
-                        outcomes.of(pick, confirm), [played_values[i] for i in confirm], strict=True
-                    )
-                ]
+            loss, error = paired_difference(
+                [played_values[i] for i in confirm], outcomes.of(pick, confirm)
             )
             challengers.append((loss, error, pick))
     loss, error, best = max(challengers, default=(0.0, 0.0, played), key=lambda c: c[0])

@@ -184,8 +184,9 @@ class SearchBot:
         return moves[alive[pick([scores[i] for i in alive], self.confidence)]]
 
 
-def _paired(first: Sequence[float], second: Sequence[float]) -> tuple[float, float]:
-    """Mean and standard error of ``second - first`` over the worlds both were played in."""
+def paired_difference(first: Sequence[float], second: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of ``second - first`` over the worlds both were played in
+    (infinite error for one world)."""
     diffs = [b - a for a, b in zip(first, second, strict=True)]
     n = len(diffs)
     mean = sum(diffs) / n
@@ -206,7 +207,7 @@ def prune(scores: Sequence[Sequence[float]], alive: list[int]) -> list[int]:
         if index in (0, best):
             kept.append(index)
             continue
-        mean, error = _paired(scores[best], scores[index])
+        mean, error = paired_difference(scores[best], scores[index])
         if mean + 2.0 * error >= 0.0:
             kept.append(index)
     return kept
@@ -220,7 +221,7 @@ def pick(scores: Sequence[Sequence[float]], confidence: float) -> int:
     best = max(range(len(scores)), key=lambda i: (means[i], -i))
     if best == 0:
         return 0
-    mean, error = _paired(scores[0], scores[best])
+    mean, error = paired_difference(scores[0], scores[best])
     if error == float("inf"):
         return best if confidence <= 0 and mean > 0 else 0
     return best if mean > confidence * error else 0
@@ -228,4 +229,12 @@ def pick(scores: Sequence[Sequence[float]], confidence: float) -> int:
 
 register("search", SearchBot)
 
-__all__ = ["SearchBot", "candidates", "pick", "prune", "rollout", "rollout_move"]
+__all__ = [
+    "SearchBot",
+    "candidates",
+    "paired_difference",
+    "pick",
+    "prune",
+    "rollout",
+    "rollout_move",
+]
