@@ -40,6 +40,7 @@ from fouronefour.analysis.positions import sample_positions
 from fouronefour.analysis.rollouts import greedy_policy, play_out
 from fouronefour.analysis.styles import sensible_chances
 from fouronefour.engine import Match, Round, Rules
+from fouronefour.progress import progress_bar
 
 #: Tables: the bot at the even seats (team 0) and at the odd ones; a table of two
 #: strengths swaps them every other match, so each strength holds each deal's hands.
@@ -555,7 +556,6 @@ def read_records(path: Path) -> list[DecisionRecord]:
 
 def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=50, help="matches per table (default 50)")
@@ -595,13 +595,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     started = time.perf_counter()
     with (
-        Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=console,
-        ) as progress,
+        progress_bar(console) as progress,
         ProcessPoolExecutor(max_workers=args.jobs) as pool,
         # Each match's records are kept as it finishes: an interrupted run goes on with
         # --resume.

@@ -8,10 +8,11 @@ import time
 from dataclasses import dataclass
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import Progress
 
 from .engine import Match, Rules
 from .options import add_rule_arguments, rules_from_args, whole_number
+from .progress import progress_bar
 
 
 @dataclass(frozen=True)
@@ -70,15 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     console = Console()
-    columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(
-        *columns, console=console, transient=True, disable=not console.is_terminal
-    ) as progress:
+    with progress_bar(console, transient=True, disable=not console.is_terminal) as progress:
         result = simulate(rules, args.rounds, args.seed, progress)
     console.print(
         f"{result.rounds} rounds ({result.matches_finished} matches finished), "

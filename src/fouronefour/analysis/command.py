@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..progress import progress_bar
 from .labels import MARKED
 
 
@@ -64,7 +65,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from . import chart
     from .replays import read_replay
@@ -112,14 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
     results: list[tuple[int, list[dict[str, Any]]]] = []
     total = sum(len(r.moves) for r in rounds)
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    with progress_bar(console, transient=True) as progress:
         task = progress.add_task("decisions analysed", total=total)
         for r in rounds:
             progress.update(task, description=f"round {r.number}")

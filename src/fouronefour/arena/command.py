@@ -17,6 +17,7 @@ from typing import Any
 
 from ..engine import Rules
 from ..options import add_rule_arguments, positive_ms, rules_from_args, whole_number
+from ..progress import progress_bar
 from . import chart
 from .games import run_arena
 from .spec import BotSpec, labels
@@ -119,7 +120,6 @@ def _writable_directory(path: Path) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     console = Console()
     if not console.is_terminal:
@@ -139,13 +139,7 @@ def run(args: argparse.Namespace) -> int:
     unit = "matches" if matches else "rounds"
     names = labels(specs)
     started = time.perf_counter()
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-    ) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task(f"{names[0]} vs {names[1]}: {unit}", total=count)
         records = run_arena(
             specs,
