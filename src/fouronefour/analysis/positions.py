@@ -28,7 +28,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from fouronefour.bots.worlds import Knowledge, read_view, rules_of, situation
+from fouronefour.bots.worlds import Knowledge, deal_start, read_view, rules_of, situation
 from fouronefour.engine import Round
 from fouronefour.engine.cards import (
     INDEX,
@@ -84,16 +84,7 @@ def deal_hands(knowledge: Knowledge, rng: random.Random, keep: Sequence[float]) 
     with any ceiling, the strongest ranks are dealt first so that they find a seat.
     """
     players = knowledge.rules.players
-    hands = [list(k) for k in knowledge.known]
-    hands[knowledge.seat] = list(knowledge.own)
-    room = [
-        0 if seat == knowledge.seat else knowledge.counts[seat] - sum(knowledge.known[seat])
-        for seat in range(players)
-    ]
-    free = [
-        max(0, knowledge.unseen[rank] - sum(k[rank] for k in knowledge.known))
-        for rank in range(RANK_COUNT)
-    ]
+    hands, room, free = deal_start(knowledge)
     powers = power_table(knowledge.level)
     ranks = [rank for rank in range(RANK_COUNT) if free[rank]]
     rng.shuffle(ranks)

@@ -122,20 +122,29 @@ def read_view(view: dict[str, Any]) -> Knowledge:
     )
 
 
-def sample_hands(knowledge: Knowledge, rng: random.Random) -> list[str]:
-    """One world: every seat's hand, the own hand as it is."""
+def deal_start(knowledge: Knowledge) -> tuple[list[list[int]], list[int], list[int]]:
+    """What a world is dealt from: each seat's cards known so far (the own hand whole), the
+    room each seat has for more, and how many cards of each rank are left to deal."""
     players = knowledge.rules.players
-    powers = power_table(knowledge.level)
     hands = [list(k) for k in knowledge.known]
     hands[knowledge.seat] = list(knowledge.own)
     room = [
         0 if seat == knowledge.seat else knowledge.counts[seat] - sum(knowledge.known[seat])
         for seat in range(players)
     ]
-    pool: list[int] = []
-    for rank in range(RANK_COUNT):
-        free = knowledge.unseen[rank] - sum(k[rank] for k in knowledge.known)
-        pool.extend([rank] * max(0, free))
+    free = [
+        max(0, knowledge.unseen[rank] - sum(k[rank] for k in knowledge.known))
+        for rank in range(RANK_COUNT)
+    ]
+    return hands, room, free
+
+
+def sample_hands(knowledge: Knowledge, rng: random.Random) -> list[str]:
+    """One world: every seat's hand, the own hand as it is."""
+    players = knowledge.rules.players
+    powers = power_table(knowledge.level)
+    hands, room, free = deal_start(knowledge)
+    pool = [rank for rank in range(RANK_COUNT) for _ in range(free[rank])]
     rng.shuffle(pool)
     limited = any(c < RANK_COUNT for c in knowledge.ceiling)
     if not limited:
@@ -214,6 +223,7 @@ def situation(view: dict[str, Any], hands: list[str]) -> Round:
 __all__ = [
     "Knowledge",
     "claimed_move",
+    "deal_start",
     "passes_since_top",
     "read_view",
     "rules_of",
