@@ -303,3 +303,115 @@ def test_postgres_stopped_and_started_mid_match(cluster: Cluster) -> None:
     code, players, refusal = asyncio.run(scenario())
     assert refusal["code"] == "storage_error", refusal
     check_acknowledged(cluster.urls[3], code, players)
+
+
+# ------------------------------------------------------------ faults of the cluster battery
+# (issue 27): each on two processes of its own, with a Redis of its own where the test
+# stops it, so that the module's cluster above is left alone.
+
+
+@contextlib.contextmanager
+def two_processes(db: str, broker: str, *extra: str) -> Iterator[list[ServeProcess]]:
+    processes = [ServeProcess(db, free_port(), "--broker", broker, *extra) for _ in range(2)]
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(lambda p: p.start(), processes))
+        yield processes
+    finally:
+        for process in processes:
+            process.stop()
+
+
+def create_table(url: str) -> tuple[str, str]:
+    """A table made through ``url``: its code and the host's token."""
+    created = httpx.post(f"{url}/api/tables", json={"name": "Host", **OPTIONS}, timeout=10)
+    created.raise_for_status()
+    return created.json()["code"], created.json()["token"]
+
+
+async def hello(url: str, code: str, token: str, timeout: float) -> dict[str, Any]:
+    """The first answer to a hello on a new socket (welcome or error); for a refusal,
+    ``closed``: the socket's close code."""
+    client = await Client.connect(url, code)
+    try:
+        await client.send({"type": "hello", "protocol": 3, "token": token})
+        answer = await client.recv(timeout)
+        if answer["type"] == "error":
+            with contextlib.suppress(websockets.ConnectionClosed, TimeoutError):
+                await client.recv(timeout)
+            answer["closed"] = client.ws.close_code
+        return answer
+    finally:
+        await client.close()
+
+
+def test_a_process_starts_while_redis_is_away_and_joins_the_cluster_once_it_answers(
+    postgres: sandbox.LocalPostgres,
+) -> None:
+    """Issue 27, item 17: ``serve`` used to exit at once ("Redis does not answer"): a process
+    restarted during a Redis outage stayed down. It starts, serves its own tables, and
+    relays once Redis answers."""
+    redis = sandbox.LocalRedis()  # (not started yet)
+    db = postgres.new_database()
+    first = ServeProcess(db, free_port(), "--broker", redis.url)
+    second = ServeProcess(db, free_port(), "--broker", redis.url)
+    try:
+        first.start()  # (raised "serve exited: ... Redis does not answer")
+        code, token = create_table(first.url)
+        welcome = asyncio.run(hello(first.url, code, token, 5))
+        assert welcome["type"] == "welcome" and welcome["seat"] == 0
+        redis.start()
+        second.start()
+        deadline = time.monotonic() + 10
+        while True:  # relayed to the first, once it is back in the cluster
+            answer = httpx.get(f"{second.url}/api/tables/{code}", timeout=10)
+            if answer.status_code == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert answer.status_code == 200 and answer.json()["code"] == code, answer.text
+        welcome = asyncio.run(hello(second.url, code, token, 5))
+        assert welcome["type"] == "welcome" and welcome["seat"] == 0
+    finally:
+        first.stop()
+        second.stop()
+        redis.close()
+
+
+def test_a_socket_relayed_while_redis_is_away_is_answered_at_once(
+    postgres: sandbox.LocalPostgres,
+) -> None:
+    """Issue 27, items 19 and 22: a new WebSocket to a process that does not own its table
+    got no answer to its hello while Redis was away (the relay waited for its subscription
+    without a deadline), and the refusals about Redis said ``storage_error``, the code of a
+    database that cannot be written. Now it is refused at once with ``broker_unavailable``
+    (closed 1012: the client reconnects), as is an HTTP call relayed meanwhile; once Redis
+    is back the same hello is relayed."""
+    redis = sandbox.LocalRedis()
+    redis.start()
+    try:
+        with two_processes(postgres.new_database(), redis.url) as (owner, other):
+            code, token = create_table(owner.url)
+            redis.stop()
+            time.sleep(0.5)  # (both processes notice)
+            started = time.monotonic()
+            refusal = asyncio.run(hello(other.url, code, token, 10))
+            assert time.monotonic() - started < 3, "the hello waited"
+            assert refusal["type"] == "error" and refusal["code"] == "broker_unavailable"
+            assert refusal["closed"] == 1012
+            joined = httpx.post(
+                f"{other.url}/api/tables/{code}/join", json={"name": "Bob"}, timeout=10
+            )
+            assert joined.status_code == 503
+            assert joined.json()["error"]["code"] == "broker_unavailable"
+            # The owner's own socket plays on.
+            assert asyncio.run(hello(owner.url, code, token, 5))["type"] == "welcome"
+            redis.start()
+            deadline = time.monotonic() + 10
+            while True:
+                answer = asyncio.run(hello(other.url, code, token, 5))
+                if answer["type"] == "welcome" or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
+            assert answer["type"] == "welcome" and answer["seat"] == 0, answer
+    finally:
+        redis.close()

@@ -44,7 +44,7 @@ from .replay import build_replay, match_summary
 from .retention import OldTables, Retention, ThreadedRetention, keep_tidy
 from .session import PROTOCOL, Session
 from .settings import ROUND_PAUSE_SECONDS_RANGE
-from .storage import Storage, StorageError, StoredAnalysis, StoredTable
+from .storage import Storage, StorageError, StoredAnalysis, StoredTable, written_unless_failing
 from .table import (
     HOOK_SECONDS_RANGE,
     MAX_DECKS,
@@ -76,6 +76,8 @@ _STATUS = {
     ErrorCode.TOO_MANY_TABLES: 503,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.STORAGE_ERROR: 503,
+    ErrorCode.BROKER_UNAVAILABLE: 503,
+    ErrorCode.OWNER_UNAVAILABLE: 503,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.BAD_TOKEN: 403,
     ErrorCode.NOT_FINISHED: 409,
@@ -215,6 +217,9 @@ class FailedLookups:
 #: ``FailedLookups.find``'s invite for a lookup whose invite is checked later.
 ANY = object()
 
+
+#: How long a read that shows changes not yet written waits for them (then: 503).
+READ_SECONDS = 2.0
 
 #: How often a cluster looks for tables being played that no process owns.
 ADOPT_SECONDS = 1.0
@@ -492,6 +497,12 @@ def create_app(
 
     def summary_of(table: Table, body: dict[str, Any]) -> dict[str, Any]:
         invited(table, body)
+        if storage.failed and storage.durable_seq < storage.staged_seq:
+            # A read waits for no write (it could wait as long as the outage): refused at
+            # once, as it is by the other processes, which cannot reach the database.
+            raise TableError(
+                ErrorCode.STORAGE_ERROR, "the server cannot write its database just now"
+            )
         return table.summary()
 
     def join_table(table: Table, body: dict[str, Any]) -> dict[str, Any]:
@@ -529,9 +540,15 @@ def create_app(
             if error.code is ErrorCode.TABLE_NOT_FOUND:  # (a private table, kept hidden)
                 await lookups.failed(client.host if client else None)
             return _error(error)
-        await storage.wait_durable(storage.staged_seq)
+        if what == "summary":  # (shows what may not be written yet, and changes nothing)
+            if not await written_unless_failing(storage, storage.staged_seq, READ_SECONDS):
+                return _error(
+                    TableError(ErrorCode.STORAGE_ERROR, "the server cannot write its database")
+                )
+        else:
+            await storage.wait_durable(storage.staged_seq)
         if table.retired:  # (taken over meanwhile: what it changed may not be written)
-            return _error(TableError(ErrorCode.STORAGE_ERROR, "the table moved: try again"))
+            return _error(TableError(ErrorCode.OWNER_UNAVAILABLE, "the table moved: try again"))
         return _json(answer)
 
     async def relayed(code: str, what: str, body: dict[str, Any], client: Any) -> Response:
@@ -543,7 +560,7 @@ def create_app(
         try:
             status, answer = await relay.call(code.upper(), what, body, address)
         except OwnerGone as error:
-            return _error(TableError(ErrorCode.STORAGE_ERROR, f"{error}: try again"))
+            return _error(error.error())
         if status == 404:  # (a private table its owner kept hidden: a failed lookup here too)
             await lookups.failed(client.host if client else None)
         return Response(answer, status_code=status, media_type="application/json")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .config import ServerConfig
@@ -123,7 +124,10 @@ def sqlite_problem(path: str) -> str | None:
 
 
 async def usable(config: ServerConfig) -> str | None:
-    """Why the server could not start on its database and broker (one line), or None."""
-    if not is_postgres(config.db) and config.broker is None:
+    """Why the server could not start on its database (one line), or None. A broker that
+    does not answer is no reason to stay down: Redis keeps nothing that is not in the
+    database, so the process serves its own tables, says so in one line (broker.py) and
+    joins the cluster's relaying once Redis answers."""
+    if not is_postgres(config.db):
         return sqlite_problem(config.db)
-    return next((line for ok, line in await check(config) if not ok), None)
+    return next((line for ok, line in await check(replace(config, broker=None)) if not ok), None)

@@ -27,6 +27,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from .fanout import FanoutError
+from .outage import Outage
 from .storage import Storage
 
 log = logging.getLogger(__name__)
@@ -84,11 +85,15 @@ class Broker:
         self._closed = False
         #: True while Redis answers.
         self.connected = False
+        self._up = asyncio.Event()  # (set while connected)
+        self.outage = Outage(log, "Redis")
 
     # ------------------------------------------------------------ connecting
 
     async def open(self) -> None:
-        """Connect (raises :class:`FanoutError` if Redis cannot be reached)."""
+        """Connect, or (Redis away) keep trying in the background: Redis keeps nothing that
+        is not in the database, so a process serves its own tables without it and joins
+        the cluster's relaying once it answers."""
         self._redis = aioredis.Redis.from_url(
             self.url,
             socket_connect_timeout=self.CONNECT_SECONDS,
@@ -99,8 +104,9 @@ class Broker:
         try:
             await self._connect()
         except (RedisError, OSError) as error:
-            await self._redis.aclose()
-            raise FanoutError(f"Redis does not answer at {self.url} ({error})") from None
+            self.outage.failed(
+                f"at {self.url}: {error}", "serving without it, relaying once it answers"
+            )
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._listen()),
@@ -112,10 +118,16 @@ class Broker:
         """A new subscription connection, subscribed to every channel handled here."""
         assert self._redis is not None
         await self._redis.set(self._alive_key(self.process), 1, px=int(self.ALIVE_SECONDS * 1000))
-        pubsub = self._redis.pubsub()
-        await pubsub.subscribe(*self._handlers)
+        pubsub: Any = self._redis.pubsub()
+        try:
+            await pubsub.subscribe(*self._handlers)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+            raise
         self._pubsub = pubsub
         self.connected = True
+        self._up.set()
 
     @property
     def redis(self) -> aioredis.Redis | None:
@@ -198,6 +210,12 @@ class Broker:
             await self._wake.wait()
             self._wake.clear()
             while outbox:
+                if not self.connected:
+                    # (No attempt while Redis is away: deliveries are answered at once, the
+                    # rest waits for it, in order.)
+                    self._refuse_deliveries("Redis is away")
+                    await self._up.wait()
+                    continue
                 head = outbox[0].seq
                 if head > gate.durable_seq:
                     if gate.failed and self._skip_writes():
@@ -218,12 +236,24 @@ class Broker:
                         if publication.receivers is not None:
                             publication.receivers.set_exception(FanoutError(str(error)))
                     outbox.extendleft(reversed([p for p in ready if p.receivers is None]))
-                    log.warning("cannot publish to Redis (%s): trying again", error)
+                    self.outage.failed(error, "publications wait for it")
                     await asyncio.sleep(self.RETRY_SECONDS)
                     continue
+                self.outage.back()
                 for publication, count in zip(ready, counts, strict=True):
                     if publication.receivers is not None and not publication.receivers.done():
                         publication.receivers.set_result(int(count))
+
+    def _refuse_deliveries(self, reason: str) -> None:
+        waiting = [p for p in self._outbox if p.receivers is not None]
+        if not waiting:
+            return
+        kept = [p for p in self._outbox if p.receivers is None]
+        self._outbox.clear()
+        self._outbox.extend(kept)
+        for publication in waiting:
+            if publication.receivers is not None and not publication.receivers.done():
+                publication.receivers.set_exception(FanoutError(reason))
 
     async def _written(self, seq: int) -> None:
         """Wait for ``seq`` to be written, or for the storage to fail (then answers that
@@ -264,6 +294,9 @@ class Broker:
 
     async def _listen(self) -> None:
         while not self._closed:
+            if not self.connected:  # (Redis did not answer at start)
+                await self._reconnect()
+                continue
             try:
                 # A read that waits with no deadline: redis-py sets up no timeout a message
                 # then. With hiredis (the cluster extra) it took the share of a relaying
@@ -300,22 +333,27 @@ class Broker:
 
     def _connection_lost(self, error: BaseException) -> None:
         if self.connected:
-            log.warning("lost Redis (%s)", error)
+            self.outage.failed(error, "relayed sockets are closed; own tables play on")
         self.connected = False
+        self._up.clear()
+        self._refuse_deliveries("Redis is away")
         self._confirmed.clear()
         for callback in self._lost:
             callback()
 
     async def _reconnect(self) -> None:
         while not self._closed:
-            with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
+            if self._pubsub is not None:
+                with contextlib.suppress(Exception):
+                    await self._pubsub.aclose()
+                self._pubsub = None
             try:
                 await self._connect()
-            except (RedisError, OSError):
+            except (RedisError, OSError) as error:
+                self.outage.failed(error)
                 await asyncio.sleep(self.RETRY_SECONDS)
                 continue
-            log.warning("Redis is back")
+            self.outage.back("relaying again")
             return
 
     # ------------------------------------------------------------ processes
@@ -341,7 +379,7 @@ class Broker:
     async def take_turn(self, job: str, seconds: float) -> bool:
         """Whether this process does the cluster's periodic ``job`` now: the first to ask
         in each ``seconds`` does (every process while Redis does not answer)."""
-        if self._redis is None:
+        if self._redis is None or not self.connected:
             return True
         try:
             taken = await self._redis.set(
@@ -355,7 +393,7 @@ class Broker:
         """Which of ``processes`` run (all of them, as far as anyone can tell, while Redis
         does not answer)."""
         asked = list(processes)
-        if not asked or self._redis is None:
+        if not asked or self._redis is None or not self.connected:
             return set(asked)
         try:
             found = await self._redis.mget([self._alive_key(p) for p in asked])

@@ -39,6 +39,8 @@ class ErrorCode(enum.StrEnum):
     NO_DECISION = "no_decision"
     NOT_AWAY = "not_away"
     STORAGE_ERROR = "storage_error"
+    BROKER_UNAVAILABLE = "broker_unavailable"
+    OWNER_UNAVAILABLE = "owner_unavailable"
     NOT_FINISHED = "not_finished"
     ANALYSIS_PENDING = "analysis_pending"
     NO_ANALYSIS = "no_analysis"

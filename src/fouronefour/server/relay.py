@@ -82,7 +82,16 @@ def _unframe(message: bytes) -> tuple[list[Any], bytes]:
 
 
 class OwnerGone(Exception):
-    """No process answers for the table (its owner is gone, or just changing)."""
+    """No process answers for the table: its owner is gone or just changing
+    (``owner_unavailable``), or Redis is away and no owner can be reached
+    (``broker_unavailable``)."""
+
+    def __init__(self, message: str, code: ErrorCode = ErrorCode.OWNER_UNAVAILABLE) -> None:
+        super().__init__(message)
+        self.code = code
+
+    def error(self) -> TableError:
+        return TableError(self.code, f"{self}: try again")
 
 
 # ---------------------------------------------------------------- the owner's side
@@ -189,6 +198,8 @@ class RelayServer:
     async def ready(self, code: str) -> None:
         """Return once requests for ``code`` reach this process (Redis confirmed the
         subscription), or after :data:`READY_SECONDS` (Redis away: relayed clients retry)."""
+        if not self._broker.connected:
+            return  # (no confirmation is coming: none is waited for)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._broker.subscribed(request_channel(code)), READY_SECONDS)
 
@@ -407,7 +418,11 @@ class Relay:
         client = RelayClient(self, code, outbox, address)
         self._clients[outbox.connection] = client
         self._fanout.subscribe(code, client)
-        await self._fanout.subscribed(code)
+        # Not without a deadline: while Redis is away no confirmation comes, and the hello
+        # must still be answered (it is refused then, broker_unavailable).
+        if self._broker.connected:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._fanout.subscribed(code), READY_SECONDS)
         return client
 
     def hello(self, client: RelayClient, data: dict[str, Any]) -> None:
@@ -424,12 +439,22 @@ class Relay:
     async def _hello(self, client: RelayClient, request: dict[str, Any]) -> None:
         """Send the hello; no owner listening, or no answer in time: the client reconnects
         (and finds the table's owner then, maybe this process)."""
+        refusal = TableError(
+            ErrorCode.OWNER_UNAVAILABLE,
+            "this table is moving to another server process: reconnect",
+        )
         try:
+            if not self._broker.connected:
+                raise FanoutError("Redis is away")
             reached = await self._broker.deliver(
                 request_channel(client.code), orjson.dumps(request)
             )
         except FanoutError:
             reached = 0
+            refusal = TableError(
+                ErrorCode.BROKER_UNAVAILABLE,
+                "this server cannot reach the table's server process just now: reconnect",
+            )
         if reached:
             deadline = time.monotonic() + ANSWER_SECONDS
             while client.since is None and not client.outbox.closed:
@@ -438,14 +463,7 @@ class Relay:
                     break
                 await asyncio.sleep(0.05)
         if not reached and not client.outbox.closed:
-            client.outbox.send(
-                error_message(
-                    None,
-                    ErrorCode.STORAGE_ERROR,
-                    "this table is moving to another server process: reconnect",
-                ),
-                0,
-            )
+            client.outbox.send(error_message(None, refusal.code, refusal.message), 0)
             client.outbox.close(1012, "reconnect")
 
     def forward(self, code: str, request: dict[str, Any]) -> None:
@@ -478,7 +496,7 @@ class Relay:
             try:
                 reached = await self._broker.deliver(request_channel(code), orjson.dumps(request))
             except FanoutError as error:
-                raise OwnerGone(str(error)) from None
+                raise OwnerGone(str(error), ErrorCode.BROKER_UNAVAILABLE) from None
             if not reached:
                 raise OwnerGone(f"no process owns table {code} just now")
             try:

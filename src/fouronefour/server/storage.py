@@ -229,6 +229,28 @@ async def wait_durable(storage: Storage, seq: int) -> None:
     await written
 
 
+async def written_unless_failing(storage: Storage, seq: int, seconds: float) -> bool:
+    """Wait for ``storage`` to write every change up to ``seq``, but only while it can:
+    False at once if it cannot write (or after ``seconds``). For an answer that shows
+    those changes and changes nothing itself: it is refused then, not held until the
+    database is back."""
+    if storage.durable_seq >= seq:
+        return True
+    if storage.failed:
+        return False
+    written = asyncio.ensure_future(wait_durable(storage, seq))
+    deadline = asyncio.get_running_loop().time() + seconds
+    try:
+        while not written.done():
+            left = deadline - asyncio.get_running_loop().time()
+            if storage.failed or left <= 0:
+                return False
+            await asyncio.wait((written,), timeout=min(0.05, left))
+        return True
+    finally:
+        written.cancel()
+
+
 class Storage(Protocol):
     """Where a server's tables are kept: SQLite (:class:`GroupCommitStorage`) or PostgreSQL
     (:class:`~fouronefour.server.postgres.PostgresStorage`); tests/server/contract holds the

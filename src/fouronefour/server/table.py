@@ -340,7 +340,7 @@ class Table:
         """Refuse any change while the database cannot be written (nothing would be kept)."""
         if self.retired:
             raise TableError(
-                ErrorCode.STORAGE_ERROR,
+                ErrorCode.OWNER_UNAVAILABLE,
                 "this table has moved to another server process: nothing was changed; reconnect",
             )
         if self.stopping:
