@@ -415,3 +415,53 @@ def test_a_socket_relayed_while_redis_is_away_is_answered_at_once(
             assert answer["type"] == "welcome" and answer["seat"] == 0, answer
     finally:
         redis.close()
+
+
+def test_a_table_read_during_a_postgres_outage_waits_for_no_write(
+    postgres: sandbox.LocalPostgres, redis_server: sandbox.LocalRedis
+) -> None:
+    """Issue 27, item 18: during a PostgreSQL outage ``GET /api/tables/{code}`` on the
+    process holding an unwritten change of the table waited for the database to come back
+    (28.5 s seen), while another process answered 503 at once. A read waits for no write it
+    does not show: both answer 503 ``storage_error`` at once; the change is written once the
+    database is back."""
+    db = postgres.new_database()
+    with two_processes(db, redis_server.url) as (owner, other):
+        code, token = create_table(owner.url)
+
+        async def scenario() -> tuple[list[tuple[str, int, float]], dict[str, Any]]:
+            host = await Client.connect(owner.url, code)
+            await host.send({"type": "hello", "protocol": 3, "token": token})
+            await host.until(lambda m: m["type"] == "snapshot")
+            # A change staged and being written as the database goes: its write waits for a
+            # lock held here, then fails with the database.
+            blocker = await asyncpg.connect(db)
+            await blocker.execute("BEGIN; LOCK TABLE tables IN EXCLUSIVE MODE")
+            await host.send({"type": "chat", "id": "c", "text": "still there?"})
+            await asyncio.sleep(0.5)
+            await asyncio.to_thread(postgres.stop)
+            blocker.terminate()
+            reads: list[tuple[str, int, float]] = []
+            try:
+                await asyncio.sleep(1.0)
+                async with httpx.AsyncClient(timeout=30) as http:
+                    for process in (owner, other):
+                        started = time.monotonic()
+                        answer = await http.get(f"{process.url}/api/tables/{code}")
+                        reads.append(
+                            (
+                                answer.json().get("error", {}).get("code", "ok"),
+                                answer.status_code,
+                                time.monotonic() - started,
+                            )
+                        )
+            finally:
+                await asyncio.to_thread(postgres.start)
+            acked = await host.until(lambda m: m.get("id") == "c", timeout=20)
+            await host.close()
+            return reads, acked
+
+        reads, acked = asyncio.run(scenario())
+    assert acked["type"] == "ack", acked  # (staged, and written once the database is back)
+    for error, status, seconds in reads:
+        assert (error, status) == ("storage_error", 503) and seconds < 3, reads
