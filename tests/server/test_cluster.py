@@ -465,3 +465,63 @@ def test_a_table_read_during_a_postgres_outage_waits_for_no_write(
     assert acked["type"] == "ack", acked  # (staged, and written once the database is back)
     for error, status, seconds in reads:
         assert (error, status) == ("storage_error", 503) and seconds < 3, reads
+
+
+def test_a_hung_owner_loses_its_table_within_seconds_and_commits_nothing_when_it_wakes(
+    postgres: sandbox.LocalPostgres, redis_server: sandbox.LocalRedis
+) -> None:
+    """Issue 27, item 20: an owner that hung (SIGSTOP) kept its database session and so its
+    tables, frozen, for as long as it hung. Its session's lease lapses: another process
+    ends that session and serves the table within 5 s; woken (SIGCONT, 8 s on), the old
+    owner commits nothing more for it and its clients reconnect to the new owner; no
+    acknowledged move is lost or applied twice."""
+    db = postgres.new_database()
+    with two_processes(db, redis_server.url) as processes:
+        cluster = Cluster(processes, db, redis_server, postgres)
+        urls = cluster.urls
+        measured: dict[str, float] = {}
+
+        async def scenario() -> tuple[str, list[RoundRobinPlayer]]:
+            code, token = await asyncio.to_thread(create_table, urls[0])
+            players = [RoundRobinPlayer(urls, 0, code, token, 0, random.Random(0), host=True)]
+            async with httpx.AsyncClient(timeout=10) as http:
+                for seat in range(1, 4):
+                    joined = await http.post(
+                        f"{urls[seat % 2]}/api/tables/{code}/join",
+                        json={"name": f"Guest {seat}", "seat": seat},
+                    )
+                    players.append(
+                        RoundRobinPlayer(
+                            urls, seat % 2, code, joined.json()["token"], seat, random.Random(seat)
+                        )
+                    )
+
+            async def during(tasks: list[asyncio.Task[None]]) -> None:
+                while sum(len(p.acked) for p in players) < 30:
+                    await asyncio.sleep(0.01)
+                owner = await asyncio.to_thread(cluster.owner, code)
+                assert owner is not None and owner.process is not None
+                os.kill(owner.process.pid, signal.SIGSTOP)
+                hung = time.monotonic()
+                try:
+                    while time.monotonic() - hung < 15:
+                        now = await asyncio.to_thread(cluster.owner, code)
+                        if now is not None and now is not owner:
+                            measured["served"] = time.monotonic() - hung
+                            break
+                        await asyncio.sleep(0.1)
+                    await asyncio.sleep(max(0.0, 8 - (time.monotonic() - hung)))
+                finally:
+                    os.kill(owner.process.pid, signal.SIGCONT)
+                measured["woken"] = 1
+
+            await play(players, during, seconds=120)
+            return code, players
+
+        code, players = asyncio.run(scenario())
+        assert measured.get("served", 99) < 5, measured
+        assert any(p.reconnects for p in players)
+        for url in urls:  # (the woken one answers too, relaying to the new owner)
+            table = httpx.get(f"{url}/api/tables/{code}", timeout=10).json()
+            assert table["status"] == "finished", table
+        check_acknowledged(urls[1], code, players)

@@ -105,6 +105,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (code, match_number, round_number));
     CREATE INDEX analyses_due ON analyses (due_since) WHERE decisions IS NULL AND error IS NULL;
     """,
+    # Each writer session's lease (PostgresStorage, "Ownership"): renewed by its process
+    # while it runs, on the database's clock.
+    """
+    CREATE TABLE leases (backend INTEGER PRIMARY KEY, renewed TIMESTAMPTZ NOT NULL);
+    """,
 )
 #: The key of the advisory lock held while the schema is migrated (any fixed number).
 MIGRATION_LOCK = 414_016
@@ -355,7 +360,16 @@ class PostgresStorage:
     meanwhile are lost (:meth:`on_lost`): their changes not yet written are dropped, none of
     them having been acknowledged to anybody. A process that dies (SIGKILL) lets go at once,
     its connection being closed by its kernel; a machine that vanishes, once the database's
-    TCP keepalives (:data:`KEEPALIVE`) find it gone."""
+    TCP keepalives (:data:`KEEPALIVE`) find it gone.
+
+    **Leases.** A process that hangs (stopped, swapping, a loop stuck) keeps its session and
+    so its locks: its tables would stay frozen as long as it hangs. So each writer session
+    has a lease (a row of ``leases``), renewed every :data:`RENEW_SECONDS` from a connection
+    of its own; the look for tables without an owner (:meth:`orphans`) first ends the
+    sessions whose lease is older than :data:`LEASE_SECONDS` (``pg_terminate_backend``):
+    their locks go with them, and the tables are taken over as a dead owner's are. When the
+    hung process wakes, its session is gone: the fencing above holds (its next session
+    cannot take the locks back, and its changes not written are dropped)."""
 
     RETRY_SECONDS = 0.5
     #: A statement that takes longer has failed (the database is unreachable or stuck).
@@ -365,6 +379,10 @@ class PostgresStorage:
     PROBE_SECONDS = 1.0
     #: Connections for reads (a table loaded, a replay) beside the writer's own.
     READERS = 4
+    #: A writer session whose lease was not renewed for this long is ended by another
+    #: process (its tables are taken over); the lease is renewed every RENEW_SECONDS.
+    LEASE_SECONDS = 2.0
+    RENEW_SECONDS = 0.4
     #: The database drops a silent client after about idle + interval x count seconds.
     KEEPALIVE: ClassVar[dict[str, str]] = {
         "tcp_keepalives_idle": "2",
@@ -385,6 +403,10 @@ class PostgresStorage:
         self._staged: list[Change] = []
         self._writing: asyncio.Task[None] | None = None
         self._probing: asyncio.Task[None] | None = None
+        self._renewing: asyncio.Task[None] | None = None
+        #: The writer session's backend (its lease's key), and the lease's own connection.
+        self._writer_pid: int | None = None
+        self._leaser: asyncpg.Connection | None = None
         self._kicked = False
         self._waiters = DurableWaiters()
         self._closed = False
@@ -403,6 +425,7 @@ class PostgresStorage:
         try:
             self._writer = await self._connect()
             await migrate(self._writer)
+            await self._lease(self._writer)
             self._readers = await asyncpg.create_pool(
                 self.url,
                 min_size=1,
@@ -413,6 +436,7 @@ class PostgresStorage:
         except (OSError, asyncpg.PostgresError, TimeoutError) as error:
             raise StorageError(f"cannot open the database ({error})") from None
         self._probing = asyncio.get_running_loop().create_task(self._probe())
+        self._renewing = asyncio.get_running_loop().create_task(self._renew())
 
     async def _connect(self) -> asyncpg.Connection:
         # (Named after this process, so that pg_stat_activity beside pg_locks says which
@@ -461,6 +485,7 @@ class PostgresStorage:
         # (Worked out by the database: every process asks every second, and reading every
         # table being played to compare here cost its event loop ~10 ms at 1,000 tables.)
         async with self._reader() as conn:
+            await self._end_lapsed(conn)  # (a hung owner owns nothing)
             found = await conn.fetch(_orphans_query(), OWNER_LOCKS)
             other = [r["code"] for r in found if not r["invite"]]
             held: set[int] = set()
@@ -486,6 +511,7 @@ class PostgresStorage:
             return self._writer
         conn = await self._connect()
         self._writer = conn
+        await self._lease(conn)  # (before any lock: a session holding locks has a lease)
         if self._owned:
             codes = sorted(self._owned)
             lost = [
@@ -501,6 +527,56 @@ class PostgresStorage:
             if lost:
                 self._lose(lost)
         return conn
+
+    async def _lease(self, conn: asyncpg.Connection) -> None:
+        await conn.execute(
+            "INSERT INTO leases VALUES (pg_backend_pid(), clock_timestamp())"
+            " ON CONFLICT (backend) DO UPDATE SET renewed = excluded.renewed"
+        )
+        self._writer_pid = conn.get_server_pid()
+
+    async def _renew(self) -> None:
+        """Renew the writer session's lease, from a connection of its own (a long batch on
+        the writer must not let it lapse)."""
+        while not self._closed:
+            await asyncio.sleep(self.RENEW_SECONDS)
+            backend = self._writer_pid
+            if backend is None:
+                continue
+            try:
+                if self._leaser is None or self._leaser.is_closed():
+                    self._leaser = None
+                    self._leaser = await self._connect()
+                # (An update only: the lease of a session ended meanwhile is not made again.)
+                await self._leaser.execute(
+                    "UPDATE leases SET renewed = clock_timestamp() WHERE backend = $1", backend
+                )
+            except _FAILURES:  # (the writer's failures are told by the writer)
+                leaser, self._leaser = self._leaser, None
+                if leaser is not None:
+                    leaser.terminate()
+
+    async def _end_lapsed(self, conn: asyncpg.Connection) -> None:
+        """End the writer sessions whose lease lapsed (their process hangs): their locks,
+        and so their tables, are free then."""
+        ended = await conn.fetch(
+            "SELECT l.backend, extract(epoch FROM clock_timestamp() - l.renewed) AS late,"
+            " pg_terminate_backend(l.backend, 1000) AS ended"
+            " FROM leases l JOIN pg_stat_activity a ON a.pid = l.backend"
+            " WHERE l.renewed < clock_timestamp() - make_interval(secs => $1)",
+            self.LEASE_SECONDS,
+        )
+        await conn.execute(
+            "DELETE FROM leases l WHERE NOT EXISTS"
+            " (SELECT 1 FROM pg_stat_activity a WHERE a.pid = l.backend)"
+        )
+        for row in ended:
+            log.warning(
+                "the PostgreSQL session %d of a server process was not renewed for %.1f s:"
+                " it is ended, and its tables are taken over",
+                row["backend"],
+                float(row["late"]),
+            )
 
     def _lose(self, codes: list[str]) -> None:
         log.warning("tables %s were taken over by another process", ", ".join(codes))
@@ -575,9 +651,17 @@ class PostgresStorage:
             if self._writing is not None or self._staged:
                 continue  # (the writer finds out, and tries again itself)
             try:
-                async with self._writer_busy:
-                    conn = await self._session()
-                    await conn.execute("SELECT 1")
+                try:
+                    async with self._writer_busy:
+                        conn = await self._session()
+                        await conn.execute("SELECT 1")
+                except _FAILURES:
+                    # A session ended under it (its lease lapsed while this process hung, a
+                    # restart of the database): a new one at once, before refusing anything.
+                    await self._drop_writer()
+                    async with self._writer_busy:
+                        conn = await self._session()
+                        await conn.execute("SELECT 1")
             except _FAILURES as error:
                 if not self.failed:
                     log.error("PostgreSQL does not answer (%s): refusing changes", error)
@@ -833,9 +917,11 @@ class PostgresStorage:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self._writing), self.STATEMENT_SECONDS)
         self._closed = True
-        for task in (self._writing, self._probing):
+        for task in (self._writing, self._probing, self._renewing):
             if task is not None:
                 task.cancel()
+        if self._leaser is not None:
+            self._leaser.terminate()
         if self._staged:
             log.error("%d changes could not be written to PostgreSQL", len(self._staged))
         if self._writer is not None:

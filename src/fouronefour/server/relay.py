@@ -208,6 +208,8 @@ class RelayServer:
         closed, after what is queued for them if it is ``written`` (else at once, dropping
         it: the table was taken over and none of it will be)."""
         self._broker.unsubscribe(request_channel(code))
+        if not written:  # (what it queued about the table follows changes never written)
+            self._broker.forget(code)
         for key in list(self._by_table.get(code, ())):
             session = self._sessions.get(key)
             if session is not None:
