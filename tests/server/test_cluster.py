@@ -525,3 +525,67 @@ def test_a_hung_owner_loses_its_table_within_seconds_and_commits_nothing_when_it
             table = httpx.get(f"{url}/api/tables/{code}", timeout=10).json()
             assert table["status"] == "finished", table
         check_acknowledged(urls[1], code, players)
+
+
+def test_outages_are_told_in_one_line_each_way_and_a_stop_is_quiet(
+    postgres: sandbox.LocalPostgres,
+) -> None:
+    """Issue 27, item 21: during a PostgreSQL outage each process logged an asyncpg
+    traceback and "could not look for tables without an owner" about once a second, and
+    during a Redis outage "cannot publish" twice a second. Now each outage is one line when
+    it begins and one when it ends (with a count); and SIGTERM stops a process without a
+    traceback or warning."""
+    redis = sandbox.LocalRedis()
+    redis.start()
+    try:
+        db = postgres.new_database()
+        processes = [
+            ServeProcess(db, free_port(), "--broker", redis.url, "--bot-delay", "0.05")
+            for _ in range(2)
+        ]
+        try:
+            with ThreadPoolExecutor(2) as pool:
+                list(pool.map(lambda p: p.start(), processes))
+
+            async def bots_play(url: str) -> Any:
+                code, token = await asyncio.to_thread(create_table, url)
+                client = await Client.connect(url, code)
+                await client.send({"type": "hello", "protocol": 3, "token": token})
+                for n, kind in enumerate(("fill_bots", "away", "start")):
+                    await client.send({"type": kind, "id": n})
+                return client
+
+            async def scenario() -> None:
+                clients = [await bots_play(p.url) for p in processes for _ in range(2)]
+                await asyncio.sleep(1)
+                await asyncio.to_thread(postgres.stop)
+                await asyncio.sleep(4)
+                await asyncio.to_thread(postgres.start)
+                await asyncio.sleep(2)
+                await asyncio.to_thread(redis.stop)
+                await asyncio.sleep(3)
+                await asyncio.to_thread(redis.start)
+                await asyncio.sleep(2)
+                for client in clients:
+                    with contextlib.suppress(Exception):
+                        await client.close()
+
+            asyncio.run(scenario())
+        finally:
+            for process in processes:
+                process.stop()
+        for process in processes:
+            assert process.process is not None and process.process.stderr is not None
+            logged = [
+                line
+                for line in process.process.stderr.read().decode().splitlines()
+                if not line.startswith("INFO")
+            ]
+            text = "\n".join(logged)
+            assert "Traceback" not in text and "leaked" not in text, text
+            for what in ("PostgreSQL", "Redis"):
+                assert sum(line.startswith(f"{what} is away") for line in logged) == 1, text
+                assert sum(line.startswith(f"{what} is back") for line in logged) == 1, text
+            assert len(logged) <= 6, text
+    finally:
+        redis.close()

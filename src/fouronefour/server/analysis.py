@@ -28,6 +28,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 
 from ..analysis import analyse_match_round
+from .outage import Outage
 from .storage import Storage, StorageError, StoredAnalysis
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,8 @@ class Analyst:
         if worlds < 2:
             raise ValueError(f"analysis worlds must be at least 2, not {worlds}")
         self.storage = storage
+        #: The database away: told once, not for each round (they stay due).
+        self._outage = Outage(log, "the database, for round analyses")
         self.processes = max(0, processes)
         self.worlds = worlds
         self.queue_limit = queue_limit
@@ -100,10 +103,13 @@ class Analyst:
         # database and analysed again after the restart. The executor has no public way to
         # stop a running worker before Python 3.14 (terminate_workers).
         workers = list(getattr(pool, "_processes", {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
             with contextlib.suppress(Exception):
                 worker.terminate()
+        for worker in workers:  # (then the pool can be shut down and its queues closed:
+            with contextlib.suppress(Exception):  # left open, they leaked semaphores)
+                worker.join(1)
+        pool.shutdown(wait=True, cancel_futures=True)
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
@@ -164,7 +170,7 @@ class Analyst:
             try:
                 await self.sweep()
             except StorageError as error:
-                log.warning("could not look for rounds to analyse: %s", error)
+                self._outage.failed(error, "rounds stay due, analysed once it is back")
             await asyncio.sleep(SWEEP_SECONDS)
 
     async def sweep(self) -> int:
@@ -194,9 +200,11 @@ class Analyst:
             try:
                 await self._analyse(key)
             except StorageError as error:  # still due: the sweep queues it again
-                log.warning("analysis of %s not kept: %s", key, error)
+                self._outage.failed(error, "rounds stay due, analysed once it is back")
             except Exception:
                 log.exception("analysis of %s failed", key)
+            else:
+                self._outage.back()
             finally:
                 self._running.discard(key)
                 self._known.discard(key)

@@ -37,6 +37,7 @@ from .errors import ErrorCode, TableError
 from .fanout import Fanout
 from .invites import new_invite
 from .lessons import lesson_router
+from .outage import Outage
 from .outbox import Outbox, Sender
 from .ratelimit import AddressBuckets, address_key
 from .registry import Elsewhere, TableRegistry
@@ -230,13 +231,20 @@ async def adopt_orphans(registry: TableRegistry, broker: Broker) -> None:
     over sooner, by the process a reconnecting client reaches). One process of the cluster
     looks each period (:meth:`Broker.take_turn`): the look reads every table being played, so
     every process looking every second would cost the database in proportion to both."""
+    lookout = Outage(log, "the look for tables without an owner")
     while True:
         await asyncio.sleep(ADOPT_SECONDS * random.uniform(0.5, 1.0))
+        if registry.storage.failed:
+            continue  # (no table can be taken over while the database cannot be written)
         try:
             if await broker.take_turn("adopt", ADOPT_SECONDS * 0.5):
                 await registry.adopt_orphans()
-        except Exception as error:  # (the database away: the next round tries again)
-            log.warning("could not look for tables without an owner: %s", error)
+        except StorageError:
+            pass  # the database away: its outage is logged once (postgres.py); tried again
+        except Exception as error:
+            lookout.failed(error, "tried again every second")
+        else:
+            lookout.back()
 
 
 def create_app(

@@ -82,6 +82,7 @@ class ExecutorBotRunner:
         self._threads = concurrent.futures.ThreadPoolExecutor(threads, "bot")
         self._process_count = processes
         self._processes: concurrent.futures.ProcessPoolExecutor | None = None
+        self._closed = False
 
     def _pool_for(self, bot_name: str) -> concurrent.futures.Executor:
         if bot_name in CHEAP_BOTS or self._process_count <= 0:
@@ -100,6 +101,8 @@ class ExecutorBotRunner:
         seed: int,
         done: Callable[[str], None],
     ) -> None:
+        if self._closed:
+            return  # the server is stopping: its tables change nothing more
         future = self._loop.run_in_executor(
             self._pool_for(bot_name), decide, bot_name, view, legal_moves, seed
         )
@@ -117,6 +120,7 @@ class ExecutorBotRunner:
         future.add_done_callback(finished)
 
     def close(self) -> None:
+        self._closed = True
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
             self._processes.shutdown(wait=False, cancel_futures=True)

@@ -206,6 +206,7 @@ class Broker:
         """Publish what is written, in order, a pipeline at a time."""
         gate = self._gate
         outbox = self._outbox
+        retried = False
         while not self._closed:
             await self._wake.wait()
             self._wake.clear()
@@ -236,9 +237,15 @@ class Broker:
                         if publication.receivers is not None:
                             publication.receivers.set_exception(FanoutError(str(error)))
                     outbox.extendleft(reversed([p for p in ready if p.receivers is None]))
+                    if self.connected and not retried:
+                        # (A pooled connection from before Redis restarted fails once: a new
+                        # one is made for the next attempt.)
+                        retried = True
+                        continue
                     self.outage.failed(error, "publications wait for it")
                     await asyncio.sleep(self.RETRY_SECONDS)
                     continue
+                retried = False
                 self.outage.back()
                 for publication, count in zip(ready, counts, strict=True):
                     if publication.receivers is not None and not publication.receivers.done():

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 import asyncpg
 import orjson
 
+from .outage import Outage
 from .storage import (
     RECENT_CHAT,
     Change,
@@ -410,6 +411,7 @@ class PostgresStorage:
         self._kicked = False
         self._waiters = DurableWaiters()
         self._closed = False
+        self.outage = Outage(log, "PostgreSQL")
         #: The tables this process owns (their locks are held by the writer's session).
         self._owned: set[str] = set()
         self._lost_callbacks: list[Callable[[list[str]], None]] = []
@@ -428,7 +430,9 @@ class PostgresStorage:
             await self._lease(self._writer)
             self._readers = await asyncpg.create_pool(
                 self.url,
-                min_size=1,
+                # (No floor: asyncpg restores one with a traceback a second while the
+                # database is away.)
+                min_size=0,
                 max_size=self.READERS,
                 command_timeout=self.STATEMENT_SECONDS,
                 timeout=self.CONNECT_SECONDS,
@@ -623,8 +627,7 @@ class PostgresStorage:
                             self._staged = batch + self._staged
                             raise
                 except _FAILURES as error:
-                    if not self.failed:
-                        log.error("cannot write to PostgreSQL (%s): refusing changes", error)
+                    self.outage.failed(error, "refusing changes")
                     self.failed = True
                     await self._drop_writer()
                     if self._closed:
@@ -637,7 +640,7 @@ class PostgresStorage:
 
     def _written_up_to(self, seq: int) -> None:
         if self.failed:
-            log.warning("PostgreSQL is written again")
+            self.outage.back("changes are written again")
             self.failed = False
         self.durable_seq = seq
         self._waiters.release(seq)
@@ -663,8 +666,7 @@ class PostgresStorage:
                         conn = await self._session()
                         await conn.execute("SELECT 1")
             except _FAILURES as error:
-                if not self.failed:
-                    log.error("PostgreSQL does not answer (%s): refusing changes", error)
+                self.outage.failed(error, "refusing changes")
                 self.failed = True
                 await self._drop_writer()
                 continue

@@ -107,7 +107,7 @@ class SharedBuckets:
                 keys=[self._prefix + key], args=[repr(self.rate), self.burst, int(take)]
             )
         except (RedisError, OSError) as error:
-            log.warning("a shared limit fell back to this process's count: %s", error)
+            self._broker.outage.failed(error, "shared limits fall back to this process's")
             return None
         return float(answer)
 
@@ -157,7 +157,7 @@ class SharedCounts:
                     args=[self._broker.process, self.limit, self._broker.alive_prefix],
                 )
             except (RedisError, OSError) as error:
-                log.warning("a shared count fell back to this process's: %s", error)
+                self._broker.outage.failed(error, "shared counts fall back to this process's")
             else:
                 if taken:
                     self._mine[key] += 1
@@ -186,7 +186,7 @@ class SharedCounts:
         try:
             await script(keys=[self._prefix + key], args=[self._broker.process])
         except (RedisError, OSError) as error:
-            log.warning("a shared count could not be lowered: %s", error)
+            self._broker.outage.failed(error, "a shared count could not be lowered")
 
 
 def _decrement(counter: Counter[str], key: str) -> None:
