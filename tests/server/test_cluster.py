@@ -589,3 +589,20 @@ def test_outages_are_told_in_one_line_each_way_and_a_stop_is_quiet(
             assert len(logged) <= 6, text
     finally:
         redis.close()
+
+
+def test_a_bot_turn_after_the_bot_runner_closed_is_ignored() -> None:
+    """Issue 27, item 21: on SIGTERM a bot seat's timer firing after the runner closed
+    raised "RuntimeError: cannot schedule new futures after shutdown" (a traceback in the
+    log). The server is stopping: the turn is not taken, and nothing is raised."""
+    from fouronefour.server.botrunner import ExecutorBotRunner
+
+    async def scenario() -> list[str]:
+        runner = ExecutorBotRunner(asyncio.get_running_loop(), processes=0)
+        runner.close()
+        moves: list[str] = []
+        runner.run("random", {}, ["pass"], 1, moves.append)  # (raised RuntimeError)
+        await asyncio.sleep(0.05)
+        return moves
+
+    assert asyncio.run(scenario()) == []
