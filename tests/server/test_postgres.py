@@ -225,3 +225,46 @@ def test_orphans_are_the_tables_being_played_that_no_process_owns(
             await looker.shutdown()
 
     assert asyncio.run(scenario()) == ["ZZ9AAB", "other-1"]
+
+
+def test_a_session_whose_lease_lapsed_is_ended_and_its_owner_writes_nothing_more(
+    postgres: sandbox.LocalPostgres,
+) -> None:
+    """Issue 27, item 20, at the storage: a process that stops renewing its lease (as a hung
+    one does) has its writer session ended by the next look for tables without an owner;
+    its table is another's then, and what it commits when it wakes is never written: it
+    learns the table is lost instead."""
+    url = postgres.new_database()
+    seats = [StoredSeat(0, "Ann", "human", "h")]
+
+    async def scenario() -> tuple[list[str], int, list[list[str]]]:
+        hung, live = PostgresStorage(url), PostgresStorage(url)
+        await hung.open()
+        await live.open()
+        lost: list[list[str]] = []
+        hung.on_lost(lost.append)
+        try:
+            assert await hung.own("CCCCCC")
+            await hung.insert_table(StoredTable("CCCCCC", {}, 0, "playing", 1, 0, seats))
+            assert hung._renewing is not None
+            hung._renewing.cancel()  # (it hangs: no more renewals)
+            await asyncio.sleep(PostgresStorage.LEASE_SECONDS + 0.5)
+            orphans = await live.orphans()  # ends the hung session first
+            assert await live.own("CCCCCC")
+            seq = hung.commit(Change("CCCCCC", 2, "playing", 0, seats=(seats[0],)))
+            deadline = time.monotonic() + 10
+            while not lost:
+                assert time.monotonic() < deadline, "the loss was not noticed"
+                await asyncio.sleep(0.05)
+            await hung.wait_durable(seq)  # (dropped: nothing more waits for it)
+            table = await live.fetch_table("CCCCCC")
+            assert table is not None
+            return orphans, table.version, lost
+        finally:
+            await hung.shutdown()
+            await live.shutdown()
+
+    orphans, version, lost = asyncio.run(scenario())
+    assert orphans == ["CCCCCC"]  # (its owner's session ended: nobody owned it)
+    assert version == 1  # the woken process's change was not written
+    assert lost == [["CCCCCC"]]

@@ -408,6 +408,7 @@ class PostgresStorage:
         #: The writer session's backend (its lease's key), and the lease's own connection.
         self._writer_pid: int | None = None
         self._leaser: asyncpg.Connection | None = None
+        self._told_privilege = False
         self._kicked = False
         self._waiters = DurableWaiters()
         self._closed = False
@@ -562,14 +563,21 @@ class PostgresStorage:
 
     async def _end_lapsed(self, conn: asyncpg.Connection) -> None:
         """End the writer sessions whose lease lapsed (their process hangs): their locks,
-        and so their tables, are free then."""
-        ended = await conn.fetch(
-            "SELECT l.backend, extract(epoch FROM clock_timestamp() - l.renewed) AS late,"
-            " pg_terminate_backend(l.backend, 1000) AS ended"
-            " FROM leases l JOIN pg_stat_activity a ON a.pid = l.backend"
-            " WHERE l.renewed < clock_timestamp() - make_interval(secs => $1)",
-            self.LEASE_SECONDS,
-        )
+        and so their tables, are free then. (A role not allowed to end another's session is
+        told once; the look for tables without an owner goes on without it.)"""
+        try:
+            ended = await conn.fetch(
+                "SELECT l.backend, extract(epoch FROM clock_timestamp() - l.renewed) AS late,"
+                " pg_terminate_backend(l.backend, 1000) AS ended"
+                " FROM leases l JOIN pg_stat_activity a ON a.pid = l.backend"
+                " WHERE l.renewed < clock_timestamp() - make_interval(secs => $1)",
+                self.LEASE_SECONDS,
+            )
+        except asyncpg.InsufficientPrivilegeError as error:
+            if not self._told_privilege:
+                self._told_privilege = True
+                log.error("cannot end the sessions of hung processes: %s", error)
+            return
         await conn.execute(
             "DELETE FROM leases l WHERE NOT EXISTS"
             " (SELECT 1 FROM pg_stat_activity a WHERE a.pid = l.backend)"

@@ -271,17 +271,20 @@ class RelayServer:
 
     def _http(self, table: Table, process: str, request: dict[str, Any]) -> None:
         operation = self._operations.get(str(request.get("what")))
+        seq = self._gate.staged_seq
         try:
             if operation is None:
                 raise TableError(ErrorCode.UNKNOWN_TYPE, "no such call")
             body, status = operation(table, request.get("body") or {}), 200
         except TableError as error:
-            body, status = {"error": error.to_dict()}, self._status(error)
+            # A refusal changed nothing: it waits for no write (while the database cannot be
+            # written it goes past the answers that do, instead of timing out).
+            body, status, seq = {"error": error.to_dict()}, self._status(error), 0
         # (Once what the call changed is written: a seat's token is handed out after it.)
         self._broker.publish(
             channel("process:" + process),
             _frame(["http", self._broker.process, request.get("req"), status], orjson.dumps(body)),
-            self._gate.staged_seq,
+            seq,
             table.code,
         )
 
