@@ -619,6 +619,7 @@ class PostgresStorage:
     async def _write_batches(self) -> None:
         """Write batches until nothing is staged; on a failure, keep the batch, refuse
         changes (:attr:`failed`) and try again every :data:`RETRY_SECONDS`."""
+        again = True
         try:
             while self._staged:
                 try:
@@ -635,13 +636,21 @@ class PostgresStorage:
                             self._staged = batch + self._staged
                             raise
                 except _FAILURES as error:
-                    self.outage.failed(error, "refusing changes")
-                    self.failed = True
+                    ended = self._writer is not None and self._writer.is_closed()
                     await self._drop_writer()
                     if self._closed:
                         return
+                    if ended and again:
+                        # The session was ended under it (its lease lapsed while this process
+                        # was slow, a restart of the database): a new one at once, before
+                        # refusing anything. (A batch written twice changes nothing.)
+                        again = False
+                        continue
+                    self.outage.failed(error, "refusing changes")
+                    self.failed = True
                     await asyncio.sleep(self.RETRY_SECONDS)
                     continue
+                again = True
                 self._written_up_to(written_seq)
         finally:
             self._writing = None
