@@ -106,10 +106,12 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (code, match_number, round_number));
     CREATE INDEX analyses_due ON analyses (due_since) WHERE decisions IS NULL AND error IS NULL;
     """,
-    # Each writer session's lease (PostgresStorage, "Ownership"): renewed by its process
-    # while it runs, on the database's clock.
+    # Each writer session's lease (PostgresStorage, "Leases"): renewed by its process while
+    # it runs, on the database's clock. A session is its backend pid and start (a pid may be
+    # reused by another session once its own ended).
     """
-    CREATE TABLE leases (backend INTEGER PRIMARY KEY, renewed TIMESTAMPTZ NOT NULL);
+    CREATE TABLE leases (
+        backend INTEGER PRIMARY KEY, started TIMESTAMPTZ NOT NULL, renewed TIMESTAMPTZ NOT NULL);
     """,
 )
 #: The key of the advisory lock held while the schema is migrated (any fixed number).
@@ -407,6 +409,7 @@ class PostgresStorage:
         self._renewing: asyncio.Task[None] | None = None
         #: The writer session's backend (its lease's key), and the lease's own connection.
         self._writer_pid: int | None = None
+        self._writer_started: Any = None
         self._leaser: asyncpg.Connection | None = None
         self._told_privilege = False
         self._kicked = False
@@ -534,9 +537,11 @@ class PostgresStorage:
         return conn
 
     async def _lease(self, conn: asyncpg.Connection) -> None:
-        await conn.execute(
-            "INSERT INTO leases VALUES (pg_backend_pid(), clock_timestamp())"
-            " ON CONFLICT (backend) DO UPDATE SET renewed = excluded.renewed"
+        self._writer_started = await conn.fetchval(
+            "INSERT INTO leases SELECT pid, backend_start, clock_timestamp()"
+            " FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+            " ON CONFLICT (backend) DO UPDATE"
+            " SET started = excluded.started, renewed = excluded.renewed RETURNING started"
         )
         self._writer_pid = conn.get_server_pid()
 
@@ -545,7 +550,7 @@ class PostgresStorage:
         the writer must not let it lapse)."""
         while not self._closed:
             await asyncio.sleep(self.RENEW_SECONDS)
-            backend = self._writer_pid
+            backend, started = self._writer_pid, self._writer_started
             if backend is None:
                 continue
             try:
@@ -554,7 +559,10 @@ class PostgresStorage:
                     self._leaser = await self._connect()
                 # (An update only: the lease of a session ended meanwhile is not made again.)
                 await self._leaser.execute(
-                    "UPDATE leases SET renewed = clock_timestamp() WHERE backend = $1", backend
+                    "UPDATE leases SET renewed = clock_timestamp()"
+                    " WHERE backend = $1 AND started = $2",
+                    backend,
+                    started,
                 )
             except _FAILURES:  # (the writer's failures are told by the writer)
                 leaser, self._leaser = self._leaser, None
@@ -569,7 +577,8 @@ class PostgresStorage:
             ended = await conn.fetch(
                 "SELECT l.backend, extract(epoch FROM clock_timestamp() - l.renewed) AS late,"
                 " pg_terminate_backend(l.backend, 1000) AS ended"
-                " FROM leases l JOIN pg_stat_activity a ON a.pid = l.backend"
+                " FROM leases l"
+                " JOIN pg_stat_activity a ON a.pid = l.backend AND a.backend_start = l.started"
                 " WHERE l.renewed < clock_timestamp() - make_interval(secs => $1)",
                 self.LEASE_SECONDS,
             )
@@ -580,7 +589,8 @@ class PostgresStorage:
             return
         await conn.execute(
             "DELETE FROM leases l WHERE NOT EXISTS"
-            " (SELECT 1 FROM pg_stat_activity a WHERE a.pid = l.backend)"
+            " (SELECT 1 FROM pg_stat_activity a"
+            " WHERE a.pid = l.backend AND a.backend_start = l.started)"
         )
         for row in ended:
             log.warning(
