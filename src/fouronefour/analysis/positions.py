@@ -28,8 +28,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from fouronefour.bots.worlds import Knowledge, deal_start, read_view, rules_of, situation
-from fouronefour.engine import Round
+from fouronefour.bots.worlds import Knowledge, deal_start, read_view, situation
+from fouronefour.engine import Round, Rules
 from fouronefour.engine.cards import (
     INDEX,
     RANK_COUNT,
@@ -144,7 +144,7 @@ def _return_position(view: dict[str, Any], knowledge: Knowledge, rng: random.Ran
         r = Round.from_hands(
             ["".join(RANKS[k] * hand[k] for k in range(RANK_COUNT)) for hand in hands],
             level=str(view["level"]),
-            rules=rules_of(view),
+            rules=Rules.from_dict(view["rules"]),
             previous_finished=finished,
             previous_caught=payers,
         )

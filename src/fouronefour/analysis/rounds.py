@@ -99,7 +99,7 @@ def match_rounds(
     ``Rules`` or its dict, ``Match.seed``, ``Match.moves``); a match not yet over ends
     with its round in progress. Raises IllegalMove for a move that is not legal."""
     if not isinstance(rules, Rules):
-        rules = rules_from_dict(rules)
+        rules = Rules.from_dict(rules)
     match = Match(rules, seed)
     start = match.round
     current: list[str] = []
@@ -133,22 +133,10 @@ def analyse_match_round(
     raise ValueError(f"the match has no round {round_number}")
 
 
-def rules_from_dict(spec: Mapping[str, Any]) -> Rules:
-    """Rules from their ``to_dict`` form; ValueError naming what is wrong."""
-    if not isinstance(spec, Mapping):
-        raise ValueError(f"rules must be an object, not {type(spec).__name__}")
-    known = {"players", "decks", "hooking", "tribute", "bomb_ladder"}
-    unknown = sorted(set(spec) - known)
-    if unknown:
-        raise ValueError(f"unknown rule option(s): {', '.join(map(str, unknown))}")
-    return Rules(**dict(spec))
-
-
 __all__ = [
     "Progress",
     "analyse_match_round",
     "analyse_round",
     "analyse_round_details",
     "match_rounds",
-    "rules_from_dict",
 ]

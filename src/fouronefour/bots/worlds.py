@@ -57,20 +57,9 @@ class Knowledge:
     counts: tuple[int, ...]
 
 
-def rules_of(view: dict[str, Any]) -> Rules:
-    spec = view["rules"]
-    return Rules(
-        players=int(spec["players"]),
-        decks=int(spec["decks"]),
-        hooking=bool(spec["hooking"]),
-        tribute=bool(spec["tribute"]),
-        bomb_ladder=spec["bomb_ladder"],
-    )
-
-
 def read_view(view: dict[str, Any]) -> Knowledge:
     """Everything a view tells about the hidden cards."""
-    rules = rules_of(view)
+    rules = Rules.from_dict(view["rules"])
     players = rules.players
     seat: int = view["seat"]
     level = view_level(view)
@@ -208,7 +197,7 @@ def situation(view: dict[str, Any], hands: list[str]) -> Round:
     return round_from_situation(
         hands,
         level=str(view["level"]),
-        rules=rules_of(view),
+        rules=Rules.from_dict(view["rules"]),
         to_act=int(view["seat"]),
         decision=str(view["decision"]),
         top=top,
@@ -226,7 +215,6 @@ __all__ = [
     "deal_start",
     "passes_since_top",
     "read_view",
-    "rules_of",
     "sample_hands",
     "situation",
 ]

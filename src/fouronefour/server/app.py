@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..engine.rules import MIN_PLAYERS
 from . import invites
 from .admission import Admission
 from .analysis import SWEEP_SECONDS, Analyst
@@ -37,6 +38,7 @@ from .errors import ErrorCode, TableError
 from .fanout import Fanout
 from .invites import new_invite
 from .lessons import lesson_router
+from .model import ONLINE_MAX_DECKS, ONLINE_MAX_PLAYERS
 from .outbox import Outbox, Sender
 from .ratelimit import AddressBuckets, address_key
 from .registry import Elsewhere, TableRegistry
@@ -47,9 +49,6 @@ from .settings import ROUND_PAUSE_SECONDS_RANGE
 from .storage import Storage, StorageError, StoredAnalysis, StoredTable
 from .table import (
     HOOK_SECONDS_RANGE,
-    MAX_DECKS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     NAME_LENGTH,
     TURN_SECONDS_RANGE,
     Table,
@@ -447,8 +446,8 @@ def create_app(
                 },
                 "limits": {
                     "min_players": MIN_PLAYERS,
-                    "max_players": MAX_PLAYERS,
-                    "max_decks": MAX_DECKS,
+                    "max_players": ONLINE_MAX_PLAYERS,
+                    "max_decks": ONLINE_MAX_DECKS,
                     "name_length": NAME_LENGTH,
                     "max_message_bytes": config.max_message_bytes,
                     "turn_seconds": list(TURN_SECONDS_RANGE),

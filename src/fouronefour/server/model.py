@@ -12,6 +12,7 @@ from typing import Any, Literal
 import orjson
 
 from ..engine import Rules
+from ..engine.rules import MIN_PLAYERS, RULE_FIELDS
 from .botrunner import available_bots
 from .config import HOOK_SECONDS_RANGE as HOOK_SECONDS_RANGE
 from .config import TURN_SECONDS_RANGE as TURN_SECONDS_RANGE
@@ -21,9 +22,10 @@ from .storage import StoredSeat
 HookMode = Literal["fast", "fair"]
 Status = Literal["lobby", "playing", "finished"]
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 12
-MAX_DECKS = 8
+#: What an online table may seat and deal, within what the rules allow (engine.rules): the
+#: limits of a table a server hosts, kept to what a screen shows and a process serves well.
+ONLINE_MAX_PLAYERS = 12
+ONLINE_MAX_DECKS = 8
 NAME_LENGTH = 24
 #: The options a create request may give (besides the host's ``name`` and ``seat`` and
 #: the first settings).
@@ -122,31 +124,25 @@ class TableOptions:
     @classmethod
     def from_request(cls, data: dict[str, Any], defaults: TableOptions) -> TableOptions:
         """Options from a create request, checked; missing fields take ``defaults``."""
-        players = data.get("players", defaults.rules.players)
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise TableError(ErrorCode.BAD_OPTION, "players must be an integer")
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise TableError(
-                ErrorCode.BAD_OPTION, f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}"
-            )
-        decks = data.get("decks")
-        if decks is not None and (
-            isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS
-        ):
-            raise TableError(ErrorCode.BAD_OPTION, f"decks must be 1 to {MAX_DECKS} or null")
-        flags = {}
-        for flag in ("hooking", "tribute"):
-            value = data.get(flag, getattr(defaults.rules, flag))
-            if not isinstance(value, bool):
-                raise TableError(ErrorCode.BAD_OPTION, f"{flag} must be true or false")
-            flags[flag] = value
-        ladder = data.get("bomb_ladder", defaults.rules.bomb_ladder)
-        if ladder not in ("listed", "size"):
-            raise TableError(ErrorCode.BAD_OPTION, "bomb_ladder must be 'listed' or 'size'")
+        # the defaults' decks are left out: unless the request names them, they follow its players
+        rule_options = defaults.rules.to_dict()
+        del rule_options["decks"]
+        rule_options.update((key, data[key]) for key in RULE_FIELDS if key in data)
         try:
-            rules = Rules(players=players, decks=decks, bomb_ladder=ladder, **flags)
+            rules = Rules.from_dict(rule_options)
         except ValueError as error:
             raise TableError(ErrorCode.BAD_OPTION, str(error)) from None
+        if rules.players > ONLINE_MAX_PLAYERS:
+            raise TableError(
+                ErrorCode.BAD_OPTION,
+                f"an online table seats {MIN_PLAYERS} to {ONLINE_MAX_PLAYERS} players, "
+                f"not {rules.players}",
+            )
+        if rules.deck_count > ONLINE_MAX_DECKS:
+            raise TableError(
+                ErrorCode.BAD_OPTION,
+                f"an online table deals 1 to {ONLINE_MAX_DECKS} decks, not {rules.deck_count}",
+            )
         mode = data.get("hook_mode", defaults.hook_mode)
         if mode not in ("fast", "fair"):
             raise TableError(ErrorCode.BAD_OPTION, "hook_mode must be 'fast' or 'fair'")
@@ -170,15 +166,8 @@ class TableOptions:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableOptions:
         """Options as stored (trusted: written by :meth:`to_dict`)."""
-        rules = Rules(
-            players=data["players"],
-            decks=data["decks"],
-            hooking=data["hooking"],
-            tribute=data["tribute"],
-            bomb_ladder=data["bomb_ladder"],
-        )
         return cls(
-            rules,
+            Rules.from_dict({key: data[key] for key in RULE_FIELDS}),
             float(data["turn_seconds"]),
             float(data["hook_seconds"]),
             data["hook_mode"],

@@ -30,9 +30,6 @@ from .handoff import Handoffs
 from .hosttools import HostTools
 from .model import (
     HOOK_SECONDS_RANGE,
-    MAX_DECKS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     NAME_LENGTH,
     TURN_SECONDS_RANGE,
     Ack,
@@ -74,9 +71,6 @@ MOVE_CHARS = 200
 TIMER_SLACK_SECONDS = 0.001
 __all__ = [
     "HOOK_SECONDS_RANGE",
-    "MAX_DECKS",
-    "MAX_PLAYERS",
-    "MIN_PLAYERS",
     "NAME_LENGTH",
     "TURN_SECONDS_RANGE",
     "Ack",
