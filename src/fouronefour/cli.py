@@ -28,6 +28,9 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "analyse": ("fouronefour.analysis.command", "where a finished match was won and lost"),
 }
 
+#: subcommand -> the extra that brings what its module imports
+EXTRAS = {"serve": "server", "train": "train"}
+
 #: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
 INTERRUPTED = 130
 
@@ -90,7 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = f"fouronefour {args.command}"
         module = getattr(args, "_module", None)
         if module is None:
-            parser.error(f"{args.command} is not available in this installation")
+            extra = EXTRAS.get(args.command)
+            needs = f": pip install 'fouronefour[{extra}]'" if extra else ""
+            parser.error(f"{args.command} is not available in this installation{needs}")
         result: int = module.run(args)
     except KeyboardInterrupt:
         with contextlib.suppress(ValueError):  # only the main thread may set handlers
