@@ -20,15 +20,15 @@ from ..options import add_rule_arguments, positive_ms, rules_from_args, whole_nu
 from ..progress import progress_bar
 from . import chart
 from .games import run_arena
-from .spec import BotSpec, labels
+from .spec import BotSpec, bot_spec, labels
 from .stats import summarize
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "bot_a", metavar="A", type=_bot_spec, help="bot, e.g. greedy or search:budget_ms=50"
+        "bot_a", metavar="A", type=bot_spec, help="bot, e.g. greedy or search:budget_ms=50"
     )
-    parser.add_argument("bot_b", metavar="B", type=_bot_spec, help="the other bot")
+    parser.add_argument("bot_b", metavar="B", type=bot_spec, help="the other bot")
     size = parser.add_mutually_exclusive_group()
     size.add_argument(
         "--rounds",
@@ -62,13 +62,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="directory for the JSON and PNG files (default %(default)s)",
     )
     add_rule_arguments(parser)
-
-
-def _bot_spec(text: str) -> BotSpec:
-    try:
-        return BotSpec.parse(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _even_count(text: str) -> int:

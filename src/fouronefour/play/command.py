@@ -7,7 +7,7 @@ import random
 
 from rich.console import Console
 
-from ..arena.spec import BotSpec
+from ..arena.spec import BotSpec, bot_spec
 from ..options import add_rule_arguments, positive_ms, rules_from_args, whole_number
 from .game import Quit, TerminalGame
 
@@ -15,7 +15,7 @@ from .game import Quit, TerminalGame
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
-        type=_bot_spec,
+        type=bot_spec,
         default="greedy",
         help="the bot at every other seat, by name (greedy, random, search, ...), with "
         "parameters if wanted, such as search:budget_ms=500 (default %(default)s)",
@@ -33,13 +33,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the search bot's time per decision, in ms (default %(default)s)",
     )
     add_rule_arguments(parser)
-
-
-def _bot_spec(text: str) -> BotSpec:
-    try:
-        return BotSpec.parse(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:
