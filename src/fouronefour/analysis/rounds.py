@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from fouronefour.engine import Match, Round, Rules
 
 from .decision import DecisionAnalysis, analyse_decision
+from .graph import fill_private_steps, step_chance
 from .rollouts import RolloutPolicy, greedy_policy
 from .styles import sensible_chances
 
@@ -41,7 +43,13 @@ def analyse_round_details(
         rounds.append(rounds[-1].apply(move))
     styles = sensible_chances(rounds, moves)
     out = []
+    estimates = []
     for index, move in enumerate(moves):
+        estimates.append(
+            step_chance(
+                rounds[index], worlds=worlds, seed=seed, policy=policy, sensible=styles[index]
+            )
+        )
         out.append(
             analyse_decision(
                 rounds[index],
@@ -55,7 +63,10 @@ def analyse_round_details(
         )
         if progress is not None:
             progress(index + 1, len(moves))
-    return out
+    return [
+        dataclasses.replace(decision, spectator_chance=chance)
+        for decision, chance in zip(out, fill_private_steps(estimates), strict=True)
+    ]
 
 
 def analyse_round(
@@ -74,8 +85,10 @@ def analyse_round(
     (declined hook and unhook offers included, as ``Match.moves`` records them; a
     prefix of the round is fine). Returns one JSON-able dict per decision with ``seat``,
     ``move`` (canonical), ``decision``, ``win_chance``, ``best_move``,
-    ``best_win_chance``, ``played_win_chance`` and ``label``
-    (:data:`~fouronefour.analysis.labels.LABELS`). The same arguments give the same
+    ``best_win_chance``, ``played_win_chance``, ``label``
+    (:data:`~fouronefour.analysis.labels.LABELS`) and ``spectator_chance``, Team A's chance
+    before the decision as someone who sees no hand would estimate it (the round's graph:
+    :mod:`~fouronefour.analysis.graph`). The same arguments give the same
     result. Raises IllegalMove (a ValueError) for a move that is not legal where it is
     played, ValueError for bad arguments.
     """
