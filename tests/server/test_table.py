@@ -325,6 +325,27 @@ def test_a_friend_takes_a_bot_seat_between_matches(harness: Harness) -> None:
     assert table.match_number == 3
 
 
+def test_moved_players_get_the_you_of_their_new_seat(harness: Harness) -> None:
+    """Issue 27: ``seats_swapped`` carried no ``you``, so each moved connection kept its old
+    seat's number and hand until the next match started."""
+    table, tokens = harness.table(humans=4, turn_seconds=0.5)
+    harness.scheduler.run_until_idle()
+    assert table.status == "finished"
+    for seat in (1, 3):
+        harness.recorders[seat].messages.clear()
+    table.seating.move_seat(0, 1, 3)
+    assert table.seat_for_token(tokens[1]) == 3 and table.seat_for_token(tokens[3]) == 1
+    for seat in (1, 3):
+        (swap,) = harness.recorders[seat].messages
+        assert swap["events"][0]["type"] == "seats_swapped"
+        # Each moved connection is sent what a fresh connection of its new seat would be.
+        assert swap["you"] == you(table, seat) and swap["you"]["seat"] == seat
+    # The others' private parts did not change: nothing private goes to them.
+    for seat in (0, 2):
+        assert "you" not in harness.recorders[seat].messages[-1]
+    assert "you" not in harness.recorders[None].messages[-1]
+
+
 def test_restore_offers_an_open_window_again(harness: Harness) -> None:
     harness.seeds = [find_seed(lambda m: hookable_lead(m, 2) is not None)]
     table, tokens = harness.table(humans=4, hook_mode="fair", hook_seconds=2.0)

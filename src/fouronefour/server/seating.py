@@ -138,6 +138,7 @@ class Seating:
             table.host_seat = b.seat if table.host_seat == a.seat else a.seat
         table.chat.forget_seat(a.seat)
         table.chat.forget_seat(b.seat)
+        table.views.resend(a.seat, b.seat)
         table.commit(
             [
                 {"type": "seats_swapped", "seats": [a.seat, b.seat], "host_seat": table.host_seat},
