@@ -14,9 +14,12 @@ import importlib
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 #: subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -83,6 +86,14 @@ def _add_version(parser: argparse.ArgumentParser) -> None:
         version=f"fouronefour {__version__}",
         help="print the version",
     )
+
+
+def print_whole(console: Console, text: str) -> None:
+    """``text`` as one line, as it is: rich otherwise wraps at the terminal's width (or 80
+    columns in a pipe), and a line break in the middle of an error or a path is read as two
+    lines by a person and a script alike. No markup or highlighting either: a path with
+    brackets is printed as it is."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

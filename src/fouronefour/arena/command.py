@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..cli import print_whole
 from ..engine import Rules
 from ..options import add_rule_arguments, positive_ms, rules_from_args, whole_number
 from ..progress import progress_bar
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     problem = _writable_directory(args.out)
     if problem is not None:
-        console.print(f"fouronefour arena: cannot write results to {args.out}: {problem}")
+        print_whole(console, f"fouronefour arena: cannot write results to {args.out}: {problem}")
         return 2
     specs = (
         _spec_with_budget(args.bot_a, args.budget_ms),
@@ -163,8 +164,8 @@ def run(args: argparse.Namespace) -> int:
     json_path = args.out / f"{stem}.json"
     json_path.write_text(json.dumps(summary, indent=2) + "\n")
     if not chart.available():
-        console.print(f"wrote {json_path}", markup=False)
-        console.print(f"no chart: matplotlib is not installed ({chart.INSTALL_HINT})", markup=False)
+        print_whole(console, f"wrote {json_path}")
+        print_whole(console, f"no chart: matplotlib is not installed ({chart.INSTALL_HINT})")
         return 0
     png_path = args.out / f"{stem}.png"
     title = (
@@ -172,8 +173,8 @@ def run(args: argparse.Namespace) -> int:
         f"{rules.deck_count} decks"
     )
     chart.write_chart(summary, png_path, title)
-    console.print(f"wrote {json_path}", markup=False)
-    console.print(f"wrote {png_path}", markup=False)
+    print_whole(console, f"wrote {json_path}")
+    print_whole(console, f"wrote {png_path}")
     return 0
 
 

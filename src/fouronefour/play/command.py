@@ -8,6 +8,7 @@ import random
 from rich.console import Console
 
 from ..arena.spec import BotSpec, bot_spec
+from ..cli import print_whole
 from ..options import add_rule_arguments, positive_ms, rules_from_args, whole_number
 from .game import Quit, TerminalGame
 
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             rules, seed, spec.name, args.seat, console, bot_params=params, bot_label=spec.label
         )
     except ValueError as error:
-        console.print(f"fouronefour play: {error}", markup=False)
+        print_whole(console, f"fouronefour play: {error}")
         return 2
     console.print(f"Match seed {seed} (replay it with --seed {seed}).")
     try:

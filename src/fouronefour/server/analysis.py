@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable
 
 from ..analysis import analyse_match_round
 from .storage import Storage, StorageError, StoredAnalysis
+from .workers import worker_init
 
 log = logging.getLogger(__name__)
 
@@ -108,12 +109,12 @@ class Analyst:
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
             # Spawned (the server has threads: forking it is unsafe) and niced: analysis is
-            # the least urgent work of the machine.
+            # the least urgent work of the machine. They end with the server (workers.py).
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=os.nice,
-                initargs=(19,),
+                initializer=worker_init,
+                initargs=(os.getpid(), 19),
             )
         return self._pool
 

@@ -77,6 +77,7 @@ _STATUS = {
     ErrorCode.STORAGE_ERROR: 503,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.BAD_TOKEN: 403,
+    ErrorCode.KICKED: 403,
     ErrorCode.NOT_FINISHED: 409,
     ErrorCode.ANALYSIS_PENDING: 409,
     ErrorCode.NO_ANALYSIS: 404,
@@ -495,11 +496,11 @@ def create_app(
 
     def join_table(table: Table, body: dict[str, Any]) -> dict[str, Any]:
         invited(table, body)
-        token = table.seating.join(body.get("name"), body.get("seat"))
+        token = table.seating.join(body.get("name"), body.get("seat"), body.get("token"))
         return {"seat": table.seat_for_token(token), "token": token, "table": table.summary()}
 
     def claim_seat(table: Table, body: dict[str, Any]) -> dict[str, Any]:
-        seat, token = table.handoffs.claim(body.get("handoff"), body.get("name"))
+        seat, token = table.handoffs.claim(body.get("handoff"), body.get("name"), body.get("token"))
         return {"seat": seat, "token": token, "table": table.summary()}
 
     def invited(table: Table, body: dict[str, Any]) -> None:

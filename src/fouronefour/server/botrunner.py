@@ -11,11 +11,13 @@ import asyncio
 import concurrent.futures
 import logging
 import multiprocessing
+import os
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from .. import bots
+from .workers import worker_init
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +89,12 @@ class ExecutorBotRunner:
         if bot_name in CHEAP_BOTS or self._process_count <= 0:
             return self._threads
         if self._processes is None:
+            # They end with the server, even one killed with SIGKILL (workers.py).
             self._processes = concurrent.futures.ProcessPoolExecutor(
-                self._process_count, mp_context=multiprocessing.get_context("spawn")
+                self._process_count,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=worker_init,
+                initargs=(os.getpid(),),
             )
         return self._processes
 

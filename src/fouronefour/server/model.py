@@ -54,19 +54,41 @@ def hash_token(token: str) -> str:
 JOINERS = frozenset("\u200c\u200d")
 
 
+#: Letters and symbols by their Unicode class that show nothing: the Hangul fillers (a
+#: line of U+3164 showed as an empty message) and the braille blank.
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Combining marks on one character: Vietnamese and Indic text need two or three; "a" with
+#: 199 marks ("Zalgo") draws over the lines around it.
+MAX_MARKS = 4
+
+
 def unshown(text: str) -> str | None:
     """Why ``text`` cannot be shown as one line as it is, or None: a line break, a control
     character, or a format character other than a joiner (the bidi overrides and isolates
-    that make a line read as another: "\u202egnp.exe")."""
+    that make a line read as another: "\u202egnp.exe"); nothing visible (joiners, blank
+    letters, spaces, marks only); more than :data:`MAX_MARKS` marks on one character."""
+    marks = 0
+    shown = False
     for char in text:
+        kind = unicodedata.category(char)
+        if kind[0] == "M":
+            marks += 1
+            if marks > MAX_MARKS:
+                return f"at most {MAX_MARKS} combining marks on a character"
+            continue
+        marks = 0
         if char.isprintable() or char in JOINERS:
+            # Letters, numbers, punctuation and symbols show; spaces, joiners, blanks not.
+            shown = shown or (kind[0] in "LNPS" and char not in BLANKS)
             continue
         if char in "\r\n\u2028\u2029":
             return "no line breaks"
-        kind = "control" if unicodedata.category(char) == "Cc" else "invisible or direction"
+        kind = "control" if kind == "Cc" else "invisible or direction"
         return f"no {kind} characters (U+{ord(char):04X})"
     if not text.strip("".join(JOINERS)):
         return "visible characters, not joiners only"
+    if not shown:
+        return "visible characters, not blank ones only"
     return None
 
 

@@ -44,7 +44,9 @@ export function renderLobby() {
   const list = $("lobby-seats");
   list.replaceChildren();
   const seated = state.role === "player";
-  const canJoin = !seated && !local.watching && (table.status === "lobby" || table.status === "finished");
+  // A player the host removed is offered no seat: only a handoff from the host seats them.
+  const removed = !seated && Boolean(storage.removed(state.code));
+  const canJoin = !seated && !removed && !local.watching && (table.status === "lobby" || table.status === "finished");
   for (const seat of table.seats) {
     const item = el("li", `lobby-seat team-${seat.team}`);
     item.dataset.testid = `lobby-seat-${seat.seat}`;
@@ -111,6 +113,7 @@ export function renderLobby() {
   let note = "";
   if (host) note = anyEmpty ? t("lobby_note_host_empty") : t("lobby_note_host_ready");
   else if (seated) note = t("lobby_note_wait_host");
+  else if (removed) note = t("lobby_note_removed");
   else if (local.watching) note = t("lobby_note_watching");
   else note = t("lobby_note_pick");
   $("lobby-note").textContent = note;

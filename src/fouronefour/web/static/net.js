@@ -66,10 +66,15 @@ export const api = {
   join: (code, name, seat) => {
     const invite = storage.invite(code);
     const body = invite ? { name, seat, invite } : { name, seat };
+    const removed = storage.removed(code);
+    if (removed) body.token = removed;
     return request("POST", `/api/tables/${encodeURIComponent(code)}/join`, body);
   },
-  claim: (code, handoff, name) =>
-    request("POST", `/api/tables/${encodeURIComponent(code)}/claim`, { handoff, name }),
+  claim: (code, handoff, name) => {
+    const removed = storage.removed(code);
+    const body = removed ? { handoff, name, token: removed } : { handoff, name };
+    return request("POST", `/api/tables/${encodeURIComponent(code)}/claim`, body);
+  },
   replays: (code) => request("GET", `/api/tables/${encodeURIComponent(code)}/replays`, undefined, code),
   replay: (code, match) =>
     request("GET", `/api/tables/${encodeURIComponent(code)}/replays/${match}`, undefined, code),
