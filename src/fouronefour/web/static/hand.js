@@ -56,7 +56,8 @@ export function renderHand() {
   const you = state.you;
   const isPlayer = state.role === "player" && you;
   $("actions").hidden = !isPlayer;
-  $("hand-tools").hidden = !isPlayer;
+  document.querySelector(".hand-keys-section").hidden = !isPlayer;
+  if (!isPlayer) $("hand-moves").hidden = true;
   if (!isPlayer) {
     const note = document.createElement("div");
     note.className = "hand-empty";
@@ -219,19 +220,12 @@ function chooseMove(move) {
   $("btn-play").focus({ preventScroll: true }); // (the strip is drawn anew: Play is next)
 }
 
-/** The strip of candidate moves, or (with nothing to offer) the sort switch and the keys. */
+/** The strip of candidate moves, shown while it has some; the sort switch's state. */
 function renderTools() {
   const strip = $("hand-moves");
-  const sorter = $("hand-sort");
-  const keys = $("hand-keys");
-  if (!strip) return;
   const moves = candidateMoves();
   strip.hidden = !moves.length;
-  sorter.hidden = Boolean(moves.length);
-  keys.hidden = Boolean(moves.length);
-  for (const choice of sorter.querySelectorAll("button")) {
-    choice.setAttribute("aria-pressed", String(choice.dataset.sort === ui.sort));
-  }
+  $("hand-sort").setAttribute("aria-pressed", String(ui.sort === "combo"));
   if (!moves.length) {
     strip.replaceChildren();
     return;
@@ -250,49 +244,47 @@ function renderTools() {
   );
 }
 
-function setSort(sort) {
-  ui.sort = sort;
-  localStorage.setItem(SORT_KEY, sort);
-  renderHand();
-}
-
-/** The row above the hand: the candidate moves, or the sort switch and the keys. */
+/**
+ * What the hand gains, built once and kept out of the layout's flow (nothing on screen
+ * moves for them): the strip of moves, a popover over the foot of the table; the sort
+ * switch, a small button in the row of buttons; the keys, a badge on each button and a
+ * section of the side panel (both only where there is a keyboard: style.css).
+ */
 function buildTools() {
-  const tools = el("div", "hand-tools");
-  tools.id = "hand-tools";
   const strip = el("div", "hand-moves");
   strip.id = "hand-moves";
   strip.dataset.testid = "hand-moves";
   strip.setAttribute("role", "group");
   strip.hidden = true;
-  const sorter = el("div", "hand-sort");
+  $("hand").before(strip);
+  const sorter = button("btn sort-btn", undefined, "sort");
   sorter.id = "hand-sort";
-  sorter.setAttribute("role", "group");
-  sorter.dataset.testid = "hand-sort";
-  const label = el("span", "hand-sort-label");
-  label.id = "hand-sort-label";
-  sorter.setAttribute("aria-labelledby", "hand-sort-label");
-  const byRank = button("btn btn-small", undefined, "sort-rank");
-  byRank.dataset.sort = "rank";
-  const byCombo = button("btn btn-small", undefined, "sort-combo");
-  byCombo.dataset.sort = "combo";
-  byRank.addEventListener("click", () => setSort("rank"));
-  byCombo.addEventListener("click", () => setSort("combo"));
-  sorter.append(label, byRank, byCombo);
-  const keys = el("p", "hand-keys");
-  keys.id = "hand-keys";
-  keys.dataset.testid = "hand-keys";
-  tools.append(strip, sorter, keys);
-  $("hand").before(tools);
+  sorter.append(el("span", "sort-icon", "⇅"), el("span", "sort-word"));
+  sorter.firstChild.setAttribute("aria-hidden", "true");
+  sorter.addEventListener("click", () => {
+    ui.sort = ui.sort === "combo" ? "rank" : "combo";
+    localStorage.setItem(SORT_KEY, ui.sort);
+    renderHand();
+  });
+  $("actions").prepend(sorter);
+  const keys = { "btn-hint": "H", "btn-clear": "Esc", "btn-pass": "P", "btn-play": "Enter" };
+  for (const [id, key] of Object.entries(keys)) $(id).dataset.key = key;
+  const section = el("section", "side-section hand-keys-section");
+  section.dataset.testid = "hand-keys";
+  section.append(el("h3", "hand-keys-title"), el("p", "hand-keys"));
+  $("side").querySelector(".rules-sheet").before(section);
   translateTools();
 }
 
 function translateTools() {
-  $("hand-sort-label").textContent = t("sort_label");
-  $("hand-sort").querySelector("[data-sort=rank]").textContent = t("sort_rank");
-  $("hand-sort").querySelector("[data-sort=combo]").textContent = t("sort_combo");
+  const sorter = $("hand-sort");
+  // A toggle: pressed, the hand is sorted by combination; else by rank.
+  sorter.querySelector(".sort-word").textContent = t("sort_combo");
+  sorter.setAttribute("aria-label", t("sort_combo_label"));
+  sorter.title = t("sort_combo_label");
   $("hand-moves").setAttribute("aria-label", t("moves_with_card"));
-  $("hand-keys").textContent = t("keys_line");
+  document.querySelector(".hand-keys-title").textContent = t("keys_title");
+  document.querySelector(".hand-keys").textContent = t("keys_line");
 }
 
 function toggleCard(index) {
