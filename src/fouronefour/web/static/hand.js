@@ -4,11 +4,11 @@
 // legal moves (the server checks again). The selection is this page's own: it is dropped
 // when the hand changes.
 //
-// Choosing on a phone: once cards are selected on the player's turn, a strip above the hand
-// offers the legal moves that contain them (the private state's `legal_moves`): one more tap
-// selects a whole straight, double dragon or bomb. Tapping cards keeps selecting by hand.
-// The hand is sorted by rank (the server's order) or by combination (bombs together, then
-// pairs, then singles), as the player chose; the keyboard's keys are shown beside.
+// Choosing on a phone: once cards are selected on the player's turn, a strip just above the
+// hand offers the legal moves that contain them (the private state's `legal_moves`): one
+// more tap selects a whole straight, double dragon or bomb. Tapping cards keeps selecting by
+// hand. The hand is sorted by rank (the server's order) or by combination (singles, pairs,
+// then the bombs together), as the player chose; with a keyboard, each button shows its key.
 
 import { t } from "./i18n.js";
 import { canonicalMove, cardElement, indexesForMove, moveElement, moveLabel } from "./cards.js";
@@ -57,8 +57,8 @@ export function renderHand() {
   const isPlayer = state.role === "player" && you;
   $("actions").hidden = !isPlayer;
   document.querySelector(".hand-keys-section").hidden = !isPlayer;
-  if (!isPlayer) $("hand-moves").hidden = true;
   if (!isPlayer) {
+    $("hand-moves").hidden = true;
     const note = document.createElement("div");
     note.className = "hand-empty";
     note.dataset.testid = "watching-note";
