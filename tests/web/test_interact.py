@@ -139,7 +139,7 @@ def _taps(page: Any, *selectors: str) -> None:
 
 
 def test_a_straight_and_a_bomb_are_chosen_in_two_taps_on_a_phone(
-    server_url: str, new_page: Any
+    server_url: str, new_page: Any, axe_problems: Any
 ) -> None:
     page = new_page("phone", 390, 844, mobile=True)
     table = _create(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
@@ -156,6 +156,7 @@ def test_a_straight_and_a_bomb_are_chosen_in_two_taps_on_a_phone(
         c.get_attribute("data-move") for c in strip.locator("[data-testid=move-choice]").all()
     ]
     assert set(offered) == {m for m in LEGAL if "5" in m and m != "5"}, offered
+    assert not axe_problems(page), axe_problems(page)
     _taps(page, "[data-testid=move-choice][data-move='34567']")
     assert play.get_attribute("data-move") == "34567" and play.is_enabled()
     play.tap()
