@@ -79,7 +79,9 @@ _STATUS = {
     ErrorCode.BAD_TOKEN: 403,
     ErrorCode.KICKED: 403,
     ErrorCode.NOT_FINISHED: 409,
-    ErrorCode.ANALYSIS_PENDING: 409,
+    # Not an error status: asking again is the expected way to wait, and a browser logs
+    # every 4xx answer as a failed request in its console.
+    ErrorCode.ANALYSIS_PENDING: 202,
     ErrorCode.NO_ANALYSIS: 404,
 }
 

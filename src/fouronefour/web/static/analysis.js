@@ -81,12 +81,6 @@ export function betterText(decision) {
   });
 }
 
-/** "Blunder. Better: 4 4 (…)": a decision's label, and the better move if it was marked. */
-export function verdictText(decision) {
-  const label = labelText(decision.label);
-  return MARKED.has(decision.label) ? `${label}. ${betterText(decision)}` : label;
-}
-
 /** A decision's label as a coloured chip with its name in words. */
 export function labelChip(decision) {
   const chip = el("span", `analysis-label label-${decision.label}`, labelText(decision.label));

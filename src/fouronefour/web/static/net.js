@@ -48,7 +48,8 @@ async function request(method, path, body, code = null, { headers: more = {}, as
   } catch {
     data = null;
   }
-  if (!response.ok) {
+  // (An analysis being made answers 202 Accepted with an error body: not ready yet.)
+  if (!response.ok || (response.status === 202 && data && data.error)) {
     const error = (data && data.error) || {};
     throw new ApiError(
       error.code || `http_${response.status}`,

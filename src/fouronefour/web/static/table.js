@@ -321,7 +321,13 @@ export function renderCenter(root, state) {
     root.append(el("div", "top-label", t("leads", { name: seatName(state, view.turn) })));
   }
   if (view.window) {
-    const label = el("div", "chain-label", t(view.window.kind === "hook" ? "window_open_hook" : "window_open_unhook", { rank: moveLabel(view.window.rank) }));
+    // An unhook window follows a hook: say who hooked the rank with which pair (during the
+    // window nobody's move is on top, so this is the only place it shows).
+    const label = el("div", "chain-label", t(view.window.kind === "hook" ? "window_open_hook" : "window_open_unhook", {
+      rank: moveLabel(view.window.rank),
+      pair: moveLabel(view.window.claimed),
+      name: seatName(state, view.window.claimed_seat),
+    }));
     label.dataset.testid = "window";
     root.append(label);
   }
