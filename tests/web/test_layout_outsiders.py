@@ -6,7 +6,12 @@ its fix.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+#: Screenshots of the sizes checked (looked at when a layout changes; never committed).
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout-outsiders"
+SHOTS.mkdir(parents=True, exist_ok=True)
 
 
 
@@ -72,4 +77,67 @@ def test_the_hosts_lobby_shows_every_seats_name_and_whole_controls(
         cut = page.evaluate(LOBBY_CARDS)
         if cut:
             problems.append(f"{width}x{height}: {cut}")
+    assert not problems, "\n".join(problems)
+
+
+#: The seat boxes against the felt's inner edge (the felt draws a 5 px dark rim inside its
+#: box) with the 3 px ring of whose turn it is; the hand's rows and span.
+SEATS_AND_HAND = """
+() => {
+  const felt = document.getElementById('felt').getBoundingClientRect();
+  const rim = 5;
+  const ring = 3;
+  const cut = [...document.querySelectorAll('#ring .seat')].filter((seat) => {
+    const r = seat.getBoundingClientRect();
+    return r.left - ring < felt.left + rim - 0.5 || r.top - ring < felt.top + rim - 0.5
+      || r.right + ring > felt.right - rim + 0.5 || r.bottom + ring > felt.bottom - rim + 0.5;
+  }).map((seat) => seat.dataset.seat + (seat.classList.contains('me') ? ' (own)' : ''));
+  const cards = [...document.querySelectorAll('[data-testid=hand-card]')]
+    .map((card) => card.getBoundingClientRect());
+  const tops = [...new Set(cards.map((r) => Math.round(r.top)))].sort((a, b) => a - b);
+  const rowShown = tops.length > 1 ? (tops[1] - tops[0]) / cards[0].height : 1;
+  return {
+    cut, cards: cards.length, rows: tops.length, rowShown,
+    span: (Math.max(...cards.map((r) => r.right)) - Math.min(...cards.map((r) => r.left))) / innerWidth,
+  };
+}
+"""
+
+
+def _my_turn_in_round_one(page: Any, server_url: str, players: int) -> None:
+    table = create_table(
+        page,
+        server_url,
+        {"name": "Annapurna Lakshmi", "players": players, "turn_seconds": 600,
+         "hook_seconds": 0.05, "hook_mode": "fast"},
+    )  # fmt: skip
+    page.goto(f"{server_url}{table['link']}")
+    page.click("[data-testid=fill-bots]")
+    page.locator("[data-testid=start]:enabled").click()
+    page.locator("#game[data-decision=play]").wait_for(timeout=60_000)
+
+
+def test_seat_boxes_stay_inside_the_felt_and_a_large_screen_gives_the_hand_its_width(
+    server_url: str, new_page: Any
+) -> None:
+    problems = []
+    for players, sizes in [
+        (4, [(360, 640), (390, 844), (844, 390), (1366, 657), (1920, 1080)]),
+        (12, [(1366, 657), (1920, 1080), (360, 640), (844, 390)]),
+    ]:
+        page = new_page(f"round1-{players}", 1280, 800)
+        _my_turn_in_round_one(page, server_url, players)
+        for width, height in sizes:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
+            page.screenshot(path=str(SHOTS / f"round1-{players}-{width}x{height}.png"))
+            out = page.evaluate(SEATS_AND_HAND)
+            if out["cut"]:
+                problems.append(f"{players} seats at {width}x{height}: boxes {out['cut']} cut")
+            if (players, width) == (4, 1920):
+                # One row, or rows that each show most of their cards, across most of the width.
+                if out["cards"] != 27 or (out["rows"] > 1 and out["rowShown"] < 0.6):
+                    problems.append(f"1920x1080: the hand's rows hide their cards {out}")
+                if out["span"] < 0.7:
+                    problems.append(f"1920x1080: the hand spans {out['span']:.0%} of the width")
     assert not problems, "\n".join(problems)
