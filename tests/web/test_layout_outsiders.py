@@ -141,3 +141,45 @@ def test_seat_boxes_stay_inside_the_felt_and_a_large_screen_gives_the_hand_its_w
                 if out["span"] < 0.7:
                     problems.append(f"1920x1080: the hand spans {out['span']:.0%} of the width")
     assert not problems, "\n".join(problems)
+
+
+#: What a learner needs on one screen: the task, the centre (the move to beat), the hand
+#: and Play; and the page itself does not scroll.
+LESSON_SCREEN = """
+() => {
+  const inside = (selector) => {
+    const r = document.querySelector(selector).getBoundingClientRect();
+    return r.height > 0 && r.top >= -0.5 && r.left >= -0.5 && r.bottom <= innerHeight + 0.5
+      && r.right <= innerWidth + 0.5;
+  };
+  const out = ['#lesson-task', '#lesson-center', '#lesson-hand .card', '#lesson-hand .card:last-child',
+    '[data-testid=lesson-play]', '[data-testid=lesson-pass]'].filter((selector) => !inside(selector));
+  if (document.scrollingElement.scrollHeight > innerHeight + 1) out.push('the page scrolls');
+  return out;
+}
+"""
+
+
+def test_a_lessons_task_table_hand_and_play_fit_one_screen(server_url: str, new_page: Any) -> None:
+    page = new_page("lesson", 360, 640)
+    problems = []
+    for width, height in [(360, 640), (390, 844), (844, 390), (1366, 657)]:
+        page.set_viewport_size({"width": width, "height": height})
+        # A fresh start (the rule is open on the first step), then a wrong try (its feedback).
+        page.goto(f"{server_url}/learn/order")
+        page.evaluate("localStorage.removeItem('414.lesson.order')")
+        page.reload()
+        page.locator("#lesson-hand .card").first.wait_for()
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(SHOTS / f"lesson-{width}x{height}.png"))
+        out = page.evaluate(LESSON_SCREEN)
+        if out:
+            problems.append(f"{width}x{height}, first step: {out}")
+        page.click("[data-testid=lesson-pass]")
+        page.locator("[data-testid=lesson-feedback]:visible").wait_for()
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(SHOTS / f"lesson-{width}x{height}-feedback.png"))
+        out = page.evaluate(LESSON_SCREEN)
+        if out:
+            problems.append(f"{width}x{height}, after a wrong try: {out}")
+    assert not problems, "\n".join(problems)
