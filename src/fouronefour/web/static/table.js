@@ -344,9 +344,16 @@ export function renderTribute(root, state) {
   root.replaceChildren();
   if (!tributes.length) return;
   root.append(el("h3", "", t("tribute_title")));
-  for (const entry of tributes) {
+  // The reader's own tribute (paid or received) first: on a phone the strip shows two lines.
+  const mine = (entry) => entry.from === state.mySeat || entry.to === state.mySeat;
+  const ordered = [...tributes.filter(mine), ...tributes.filter((entry) => !mine(entry))];
+  for (const entry of ordered) {
     const row = el("div", "tribute-row");
     row.dataset.testid = "tribute-row";
+    if (mine(entry)) {
+      row.classList.add("mine");
+      row.dataset.mine = "true";
+    }
     row.append(el("span", "", t("tribute_paid", { from: seatName(state, entry.from), to: seatName(state, entry.to) })));
     row.append(moveElement(entry.card, { size: "mini", level: view.level }));
     if (entry.returned) {
