@@ -183,3 +183,41 @@ def test_a_lessons_task_table_hand_and_play_fit_one_screen(server_url: str, new_
         if out:
             problems.append(f"{width}x{height}, after a wrong try: {out}")
     assert not problems, "\n".join(problems)
+
+
+def test_the_replays_step_controls_and_table_share_one_screen(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("replay", 390, 844)
+    # Two seats and a 50 ms turn timer: the bots play the whole match for the away host.
+    table = create_table(
+        page,
+        server_url,
+        {"name": "Ann", "players": 2, "turn_seconds": 0.05, "hook_seconds": 0.05,
+         "hook_mode": "fast", "bot": "greedy"},
+    )  # fmt: skip
+    page.goto(f"{server_url}{table['link']}")
+    page.click("[data-testid=fill-bots]")
+    page.locator("[data-testid=start]:enabled").click()
+    page.locator("[data-testid=match-winner]").wait_for(timeout=120_000)
+    page.click("[data-testid=open-replay]")
+    page.locator("[data-testid=replay-step]").wait_for()
+    page.click("[data-testid=replay-forward]")
+    problems = []
+    for width, height in [(390, 844), (844, 390), (360, 640), (1280, 800), (1366, 657)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(120)
+        page.screenshot(path=str(SHOTS / f"replay-{width}x{height}.png"))
+        out = page.evaluate(
+            """() => ['replay-back', 'replay-forward', 'replay-step', 'replay-table-top-move']
+                .map((id) => document.querySelector(`[data-testid=${id}]`))
+                .concat([document.getElementById('replay-felt')])
+                .filter((node) => {
+                    const r = node.getBoundingClientRect();
+                    return r.top < 0 || r.bottom > innerHeight + 0.5 || r.height === 0;
+                }).map((node) => node.dataset.testid || node.id)"""
+        )
+        if out:
+            problems.append(f"{width}x{height}: off screen {out}")
+    assert not problems, "\n".join(problems)
