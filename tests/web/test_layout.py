@@ -170,3 +170,33 @@ def test_tribute_rows_wrap_on_a_phone_with_the_readers_own_first(
         if page.evaluate(GEOMETRY)["scrolls"]:
             problems.append(f"{width}x{height}: the page scrolls")
     assert not problems, "\n".join(problems)
+
+
+CENTRE = """
+() => {
+  const center = document.getElementById('center');
+  const label = center.querySelector('.top-label');
+  const scale = Number((/scale\\(([\\d.]+)\\)/.exec(center.style.transform) || [0, 1])[1]);
+  const r = label ? label.getBoundingClientRect() : null;
+  return {scale, label: label ? label.textContent : null,
+          labelShown: Boolean(r && r.height > 0 && getComputedStyle(label).display !== 'none')};
+}
+"""
+
+
+def test_the_move_on_top_keeps_its_size_and_caption_on_a_short_felt_with_12_seats(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("centre-12", 1280, 800)
+    _round_two_frozen(page, server_url, 12, "en")
+    problems = []
+    for width, height in [(844, 390), (360, 640), (390, 844), (1366, 657)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(120)
+        out = page.evaluate(CENTRE)
+        geometry = page.evaluate(GEOMETRY)
+        if out["scale"] < 0.9 or not out["labelShown"]:
+            problems.append(f"{width}x{height}: the move on top squeezed or unnamed {out}")
+        if geometry["overlaps"] or geometry["outside"] or geometry["covered"]:
+            problems.append(f"{width}x{height}: seat boxes {geometry}")
+    assert not problems, "\n".join(problems)
