@@ -221,3 +221,57 @@ def test_the_replays_step_controls_and_table_share_one_screen(
         if out:
             problems.append(f"{width}x{height}: off screen {out}")
     assert not problems, "\n".join(problems)
+
+
+BAR = """
+() => {
+  const rect = (node) => node.getBoundingClientRect();
+  const order = document.querySelector('[data-testid=order]');
+  const shown = getComputedStyle(order).display !== 'none';
+  const problems = [];
+  if (shown && (order.scrollWidth > order.clientWidth + 1 || rect(order).right > innerWidth + 0.5)) {
+    problems.push(`order line cut: ${order.textContent} (${order.clientWidth} of ${order.scrollWidth} px)`);
+  }
+  const toast = document.querySelector('[data-testid=toast]');
+  if (toast && !toast.hidden) {
+    const t = rect(toast);
+    const chips = [...document.querySelectorAll('#scoreboard .score-chip, [data-testid=presence]')]
+      .filter((chip) => !chip.hidden);
+    for (const chip of chips) {
+      const c = rect(chip);
+      if (t.left < c.right && c.left < t.right && t.top < c.bottom && c.top < t.bottom) {
+        problems.push(`the toast covers ${chip.textContent}`);
+      }
+    }
+  }
+  return problems;
+}
+"""
+
+
+def test_the_card_order_stays_whole_beside_the_watchers_and_toasts_leave_the_chips(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("host", 1280, 800, locale="it-IT")
+    table = create_table(
+        page, server_url, {"name": "Annapurna Lakshmi", "players": 4, "turn_seconds": 600}
+    )
+    page.goto(f"{server_url}{table['link']}")
+    page.click("[data-testid=fill-bots]")
+    page.locator("[data-testid=start]:enabled").click()
+    page.locator("#game[data-decision=play]").wait_for(timeout=60_000)
+    watcher = new_page("watcher", 390, 844)
+    watcher.goto(f"{server_url}{table['link']}")
+    watcher.locator("[data-testid=team-0]").wait_for()
+    page.locator("[data-testid=presence]:visible").wait_for()
+    problems = []
+    for width, height in [(360, 640), (390, 844), (844, 390), (1280, 800), (1366, 657)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("import('/static/toast.js').then((toast) => toast.toast('link_copied'))")
+        page.locator("[data-testid=toast]:visible").wait_for()
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(SHOTS / f"bar-{width}x{height}.png"))
+        out = page.evaluate(BAR)
+        if out:
+            problems.append(f"{width}x{height}: {out}")
+    assert not problems, "\n".join(problems)
