@@ -156,11 +156,12 @@ export function layoutRing(root) {
   if (!players || !width || !height) return;
   const margin = 6;
   const gap = 4;
-  // Last, boxes of one line (name, count, action): wider, but half as tall, for a short
-  // felt with many seats (a phone held sideways).
+  // Last, boxes of one line (name, count, action): wider, but half as tall; on a felt more
+  // than twice as wide as tall (a phone held sideways), or when no other size fits.
   const sizes = ["", "ring-compact", "ring-tiny", "ring-line"];
+  const wide = width > 2 * height;
   const place = (size) => {
-    root.classList.remove(...sizes.filter(Boolean));
+    root.classList.remove("ring-compact", "ring-tiny", "ring-line");
     if (size) root.classList.add(size);
     const boxW = Math.max(...boxes.map((box) => box.offsetWidth)) + gap;
     const boxH = Math.max(...boxes.map((box) => box.offsetHeight)) + gap;
@@ -180,33 +181,45 @@ export function layoutRing(root) {
   };
   // The biggest boxes that fit and still leave a free part of the felt that holds a move
   // on top with its caption whole (many seats on a short felt: smaller boxes, rather than
-  // the move squeezed into a corner); failing that, the biggest boxes that fit.
-  const trick = centreRoom(root);
-  let fallback = null;
-  let chosen = null;
-  for (const size of sizes) {
-    if (!place(size)) continue;
-    fallback ??= size;
-    const part = bestPart(root, trick);
-    if (part && part.scale >= 0.95) {
-      chosen = size;
-      break;
-    }
-  }
-  if (chosen === null) place(fallback ?? sizes[sizes.length - 1]);
+  // the move squeezed into a corner); failing that, the size that lets it be biggest.
   const center = root.parentElement?.querySelector(".center");
+  const need = centreRoom(root, center);
+  let best = null; // {size, scale} of the fitting size whose free part holds the most
+  let placed = null;
+  for (const size of sizes) {
+    if (size === "ring-line" && best && !wide) break;
+    placed = size;
+    if (!place(size)) continue;
+    const part = bestPart(root, need);
+    const scale = part ? part.scale : 0;
+    if (!best || scale > best.scale + 0.01) best = { size, scale };
+    if (scale >= 0.95) break;
+  }
+  if (best && best.size !== placed) place(best.size);
   if (center) fitCenter(center, root);
 }
 
-/** The room a typical move on top takes: two table cards side by side under a caption. */
-function centreRoom(ring) {
+/**
+ * The room the centre asks for: at least a typical move on top (two table cards under a
+ * caption), or what it holds now, unwrapped (as fitCenter measures it).
+ */
+function centreRoom(ring, center) {
   const sample = document.createElement("div");
   sample.className = "card card-table";
   sample.style.visibility = "hidden";
   ring.append(sample);
   const card = { width: sample.offsetWidth || 30, height: sample.offsetHeight || 42 };
   sample.remove();
-  return { width: card.width * 2, height: card.height + 18 };
+  const need = { width: card.width * 2, height: card.height + 18 };
+  if (!center || !center.childElementCount) return need;
+  const saved = [center.style.maxWidth, center.style.left, center.style.transform];
+  center.style.transform = "none";
+  center.style.left = "0px";
+  center.style.maxWidth = "none";
+  need.width = Math.max(need.width, center.offsetWidth);
+  need.height = Math.max(need.height, center.offsetHeight);
+  [center.style.maxWidth, center.style.left, center.style.transform] = saved;
+  return need;
 }
 
 /**
