@@ -1,7 +1,8 @@
 """Layout defects from the outsiders' report on the browser client (issue 27), each checked
-at the sizes it was seen at: the host's lobby, lessons, the own seat box and the hand on a
-large screen, the tribute row, the replay and the game bar. Every test here failed before
-its fix.
+at the sizes it was seen at: the host's lobby, lessons, the seat boxes and the hand on a
+large screen, the replay, the game bar and toasts (the tribute strip and the centre with
+12 seats are in test_layout.py). Every test here failed before its fix. Each size checked
+is photographed into test-artifacts/layout-outsiders/.
 """
 
 from __future__ import annotations
@@ -11,8 +12,11 @@ from typing import Any
 
 #: Screenshots of the sizes checked (looked at when a layout changes; never committed).
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout-outsiders"
-SHOTS.mkdir(parents=True, exist_ok=True)
 
+
+def _shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def create_table(page: Any, server_url: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -45,10 +49,11 @@ LOBBY_CARDS = """
   }
   for (const control of card.querySelectorAll('button, select')) {
     const r = control.getBoundingClientRect();
-    if (control.scrollWidth > control.clientWidth + 1) problems.push(`${control.dataset.testid} cut`);
+    const id = control.dataset.testid;
+    if (control.scrollWidth > control.clientWidth + 1) problems.push(`${id} cut`);
     if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5
         || r.bottom > box.bottom + 0.5) {
-      problems.push(`${control.dataset.testid} outside its card`);
+      problems.push(`${id} outside its card`);
     }
   }
   return problems.join(', ');
@@ -98,7 +103,8 @@ SEATS_AND_HAND = """
   const rowShown = tops.length > 1 ? (tops[1] - tops[0]) / cards[0].height : 1;
   return {
     cut, cards: cards.length, rows: tops.length, rowShown,
-    span: (Math.max(...cards.map((r) => r.right)) - Math.min(...cards.map((r) => r.left))) / innerWidth,
+    span: (Math.max(...cards.map((r) => r.right)) - Math.min(...cards.map((r) => r.left)))
+      / innerWidth,
   };
 }
 """
@@ -130,7 +136,7 @@ def test_seat_boxes_stay_inside_the_felt_and_a_large_screen_gives_the_hand_its_w
         for width, height in sizes:
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(150)
-            page.screenshot(path=str(SHOTS / f"round1-{players}-{width}x{height}.png"))
+            _shot(page, f"round1-{players}-{width}x{height}")
             out = page.evaluate(SEATS_AND_HAND)
             if out["cut"]:
                 problems.append(f"{players} seats at {width}x{height}: boxes {out['cut']} cut")
@@ -152,8 +158,9 @@ LESSON_SCREEN = """
     return r.height > 0 && r.top >= -0.5 && r.left >= -0.5 && r.bottom <= innerHeight + 0.5
       && r.right <= innerWidth + 0.5;
   };
-  const out = ['#lesson-task', '#lesson-center', '#lesson-hand .card', '#lesson-hand .card:last-child',
-    '[data-testid=lesson-play]', '[data-testid=lesson-pass]'].filter((selector) => !inside(selector));
+  const out = ['#lesson-task', '#lesson-center', '#lesson-hand .card',
+    '#lesson-hand .card:last-child', '[data-testid=lesson-play]', '[data-testid=lesson-pass]']
+    .filter((selector) => !inside(selector));
   if (document.scrollingElement.scrollHeight > innerHeight + 1) out.push('the page scrolls');
   return out;
 }
@@ -171,14 +178,14 @@ def test_a_lessons_task_table_hand_and_play_fit_one_screen(server_url: str, new_
         page.reload()
         page.locator("#lesson-hand .card").first.wait_for()
         page.wait_for_timeout(100)
-        page.screenshot(path=str(SHOTS / f"lesson-{width}x{height}.png"))
+        _shot(page, f"lesson-{width}x{height}")
         out = page.evaluate(LESSON_SCREEN)
         if out:
             problems.append(f"{width}x{height}, first step: {out}")
         page.click("[data-testid=lesson-pass]")
         page.locator("[data-testid=lesson-feedback]:visible").wait_for()
         page.wait_for_timeout(100)
-        page.screenshot(path=str(SHOTS / f"lesson-{width}x{height}-feedback.png"))
+        _shot(page, f"lesson-{width}x{height}-feedback")
         out = page.evaluate(LESSON_SCREEN)
         if out:
             problems.append(f"{width}x{height}, after a wrong try: {out}")
@@ -208,7 +215,7 @@ def test_the_replays_step_controls_and_table_share_one_screen(
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(120)
-        page.screenshot(path=str(SHOTS / f"replay-{width}x{height}.png"))
+        _shot(page, f"replay-{width}x{height}")
         out = page.evaluate(
             """() => ['replay-back', 'replay-forward', 'replay-step', 'replay-table-top-move']
                 .map((id) => document.querySelector(`[data-testid=${id}]`))
@@ -229,8 +236,10 @@ BAR = """
   const order = document.querySelector('[data-testid=order]');
   const shown = getComputedStyle(order).display !== 'none';
   const problems = [];
-  if (shown && (order.scrollWidth > order.clientWidth + 1 || rect(order).right > innerWidth + 0.5)) {
-    problems.push(`order line cut: ${order.textContent} (${order.clientWidth} of ${order.scrollWidth} px)`);
+  const cut = order.scrollWidth > order.clientWidth + 1 || rect(order).right > innerWidth + 0.5;
+  if (shown && cut) {
+    const widths = `${order.clientWidth} of ${order.scrollWidth} px`;
+    problems.push(`order line cut: ${order.textContent} (${widths})`);
   }
   const toast = document.querySelector('[data-testid=toast]');
   if (toast && !toast.hidden) {
@@ -270,7 +279,7 @@ def test_the_card_order_stays_whole_beside_the_watchers_and_toasts_leave_the_chi
         page.evaluate("import('/static/toast.js').then((toast) => toast.toast('link_copied'))")
         page.locator("[data-testid=toast]:visible").wait_for()
         page.wait_for_timeout(100)
-        page.screenshot(path=str(SHOTS / f"bar-{width}x{height}.png"))
+        _shot(page, f"bar-{width}x{height}")
         out = page.evaluate(BAR)
         if out:
             problems.append(f"{width}x{height}: {out}")
