@@ -65,11 +65,14 @@ export function renderLobby() {
       if (seat.seat === table.host_seat) name.textContent += ` · ${t("host")}`;
     }
     item.append(name);
+    // The host's tools (and "Sit here") keep to a line of their own when the name needs
+    // the card's width.
+    const tools = el("span", "host-seat-tools");
     if (state.host && seated && seat.seat !== table.host_seat && seat.kind !== "empty") {
       // The host may send a player (or a bot) away before the match or between matches.
       const kick = button("btn btn-small", t("kick"), `kick-${seat.seat}`);
       kick.addEventListener("click", () => request({ type: "kick", seat: seat.seat }).catch(showError));
-      item.append(kick);
+      tools.append(kick);
     }
     if (state.host && seated && seat.kind !== "empty") {
       // ... and move people around: swap this seat with another (an empty one too).
@@ -92,13 +95,14 @@ export function renderLobby() {
         if (move.value === "") return;
         request({ type: "move_seat", from: seat.seat, to: Number(move.value) }).catch(showError);
       });
-      item.append(move);
+      tools.append(move);
     }
     if (canJoin && seat.kind !== "human") {
       const sit = button("btn btn-small btn-primary", t("take_seat"), `take-seat-${seat.seat}`);
       sit.addEventListener("click", () => takeSeat(seat.seat));
-      item.append(sit);
+      tools.append(sit);
     }
+    if (tools.childElementCount) item.append(tools);
     list.append(item);
   }
   $("lobby-name-row").hidden = !canJoin;
