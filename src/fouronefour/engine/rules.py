@@ -7,6 +7,8 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 BombLadder = Literal["listed", "size"]
+#: The bomb ladders a rule set may name (docs/rules.md section 10).
+BOMB_LADDERS: tuple[BombLadder, ...] = ("listed", "size")
 
 #: The fewest and most seats, and the most decks, a rule set may have. The rules set no upper
 #: bound; these keep what a table costs bounded (and one deck always deals every seat a card).
@@ -48,7 +50,7 @@ class Rules:
             value = getattr(self, flag)
             if not isinstance(value, bool):
                 raise ValueError(f"{flag} must be True or False, not {value!r}")
-        if not isinstance(self.bomb_ladder, str) or self.bomb_ladder not in ("listed", "size"):
+        if not isinstance(self.bomb_ladder, str) or self.bomb_ladder not in BOMB_LADDERS:
             raise ValueError(f"bomb_ladder must be 'listed' or 'size', not {self.bomb_ladder!r}")
 
     @property
@@ -96,4 +98,12 @@ class Rules:
 #: The options of a rule set, in the order of ``to_dict``: the keys ``from_dict`` accepts.
 RULE_FIELDS: tuple[str, ...] = tuple(field.name for field in fields(Rules))
 
-__all__ = ["MAX_DECKS", "MAX_PLAYERS", "MIN_PLAYERS", "RULE_FIELDS", "BombLadder", "Rules"]
+__all__ = [
+    "BOMB_LADDERS",
+    "MAX_DECKS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "RULE_FIELDS",
+    "BombLadder",
+    "Rules",
+]

@@ -17,9 +17,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         type=bot_spec,
-        default="greedy",
-        help="the bot at every other seat, by name (greedy, random, search, ...), with "
-        "parameters if wanted, such as search:budget_ms=500 (default %(default)s)",
+        default="strong",
+        help="the bots at the other seats: a level (beginner, casual, strong, expert; "
+        "docs/bots.md) or a bot by name (greedy, random, search, ...), with parameters if "
+        "wanted, such as search:budget_ms=500 (default %(default)s)",
     )
     parser.add_argument(
         "--seed", type=int, default=None, help="seed of the deals (default: a random one)"

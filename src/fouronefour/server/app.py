@@ -21,7 +21,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..engine.rules import MIN_PLAYERS
+from ..bots.levels import LEVELS
+from ..engine.rules import BOMB_LADDERS, MIN_PLAYERS
 from . import invites
 from .admission import Admission
 from .analysis import SWEEP_SECONDS, Analyst
@@ -38,7 +39,7 @@ from .errors import ErrorCode, TableError
 from .fanout import Fanout
 from .invites import new_invite
 from .lessons import lesson_router
-from .model import ONLINE_MAX_DECKS, ONLINE_MAX_PLAYERS
+from .model import HOOK_MODES, ONLINE_MAX_DECKS, ONLINE_MAX_PLAYERS
 from .outbox import Outbox, Sender
 from .ratelimit import AddressBuckets, address_key
 from .registry import Elsewhere, TableRegistry
@@ -438,6 +439,7 @@ def create_app(
             {
                 "protocol": PROTOCOL,
                 "bots": available_bots(),
+                "levels": [level.to_dict() for level in LEVELS],
                 "default_bot": defaults.bot,
                 "defaults": {
                     **{
@@ -458,6 +460,7 @@ def create_app(
                     "round_pause_seconds": list(ROUND_PAUSE_SECONDS_RANGE),
                     "chat_length": CHAT_LENGTH,
                 },
+                "choices": {"bomb_ladder": list(BOMB_LADDERS), "hook_mode": list(HOOK_MODES)},
                 "chat": {
                     "phrases": list(PHRASES),
                     "lines": CHAT_LINES,

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from .. import bots
+from ..bots.levels import LEVELS
 from .workers import worker_init
 
 log = logging.getLogger(__name__)
@@ -69,8 +70,13 @@ class BotRunner(Protocol):
     def close(self) -> None: ...
 
 
-#: Bots cheap enough to run in a thread: they never hold the GIL for long.
+#: The level a new table's bots play unless the host picks another (bots.levels).
+DEFAULT_LEVEL = "strong"
+
+#: Bots cheap enough to run in a thread: they never hold the GIL for long (and the levels
+#: that play one of them).
 CHEAP_BOTS = frozenset({"random", "greedy", "learned"})
+CHEAP_BOTS |= {level.name for level in LEVELS if level.bot in CHEAP_BOTS}
 
 
 class ExecutorBotRunner:

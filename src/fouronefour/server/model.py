@@ -20,6 +20,8 @@ from .errors import ErrorCode, TableError
 from .storage import StoredSeat
 
 HookMode = Literal["fast", "fair"]
+#: The hook windows a table may have: fair (a window after every single) or fast.
+HOOK_MODES: tuple[HookMode, ...] = ("fair", "fast")
 Status = Literal["lobby", "playing", "finished"]
 
 #: What an online table may seat and deal, within what the rules allow (engine.rules): the
@@ -166,7 +168,7 @@ class TableOptions:
                 f"an online table deals 1 to {ONLINE_MAX_DECKS} decks, not {rules.deck_count}",
             )
         mode = data.get("hook_mode", defaults.hook_mode)
-        if mode not in ("fast", "fair"):
+        if mode not in HOOK_MODES:
             raise TableError(ErrorCode.BAD_OPTION, "hook_mode must be 'fast' or 'fair'")
         bot = data.get("bot", defaults.bot)
         if not isinstance(bot, str) or bot not in available_bots():
