@@ -3,11 +3,15 @@ what everyone saw and not on who decides or what the hidden hands hold."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import fouronefour as ff
-from fouronefour.analysis import analyse_round
-from fouronefour.analysis.graph import fill_private_steps, spectator_chance
+from fouronefour.analysis import analyse_round, match_rounds
+from fouronefour.analysis.graph import fill_graph, fill_private_steps, spectator_chance
+
+from .conftest import play_match
 
 RULES = ff.Rules(players=4)
 
@@ -47,3 +51,25 @@ def test_only_a_play_decision_has_a_spectators_estimate() -> None:
     offer = ff.Round.from_hands(["35K", "789", "33QA", "334J"], leader=0, rules=RULES).apply("3")
     with pytest.raises(ValueError, match="at a play decision"):
         spectator_chance(offer, worlds=4, seed="s")
+
+
+def test_a_round_analysed_in_parts_as_it_is_played_gives_what_it_gives_whole() -> None:
+    # Round 2 of a match opens with tribute returns (steps without a public position) and
+    # has hook offers: the parts are cut inside both.
+    match = play_match(5, rounds=2)
+    start, moves = list(match_rounds(match.rules, match.seed, match.moves))[1]
+    whole = analyse_round(start, moves, worlds=4, seed=2)
+    cuts = [0, 1, 7, len(moves) // 2, len(moves)]
+    parts = [
+        decision
+        for low, high in itertools.pairwise(cuts)
+        for decision in analyse_round(start, moves[:high], worlds=4, seed=2, first=low)
+    ]
+    assert any(d["decision"] != "play" for d in whole)
+    assert fill_graph(parts) == whole
+
+
+def test_first_must_be_a_decision_of_the_round() -> None:
+    start = ff.Round.from_hands(["35K", "789", "33QA", "334J"], leader=0, rules=RULES)
+    with pytest.raises(ValueError, match="first must be a decision's index from 0 to 1"):
+        analyse_round(start, ["3"], worlds=4, first=2)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from fouronefour.engine import Decision, Round
 
@@ -83,6 +84,16 @@ def fill_private_steps(estimates: Sequence[float | None]) -> list[float]:
     return values
 
 
+def fill_graph(decisions: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A round's analysed decisions (``analyse_round``'s dicts, in order) with the graph's
+    private steps filled from the whole round: what the round gives when analysed in parts,
+    each part filled only from itself."""
+    filled = fill_private_steps(
+        [d["spectator_chance"] if d["decision"] == "play" else None for d in decisions]
+    )
+    return [{**d, "spectator_chance": value} for d, value in zip(decisions, filled, strict=True)]
+
+
 def spectator_chances(
     rounds: Sequence[Round],
     *,
@@ -108,6 +119,7 @@ def spectator_chances(
 
 
 __all__ = [
+    "fill_graph",
     "fill_private_steps",
     "graph_stream",
     "spectator_chance",

@@ -26,8 +26,14 @@ def analyse_round_details(
     policy: RolloutPolicy = greedy_policy,
     candidates: int = 4,
     progress: Progress | None = None,
+    first: int = 0,
 ) -> list[DecisionAnalysis]:
-    """:func:`analyse_round` with the full records (loss errors, rollouts played)."""
+    """:func:`analyse_round` with the full records (loss errors, rollouts played).
+
+    ``first``: analyse only the decisions from that index on (those before it only lead to
+    the position): each decision's analysis depends on the round before it alone, so a
+    round analysed in parts, as it is played, gives what it gives whole once the parts'
+    graph is filled again (:func:`~fouronefour.analysis.graph.fill_graph`)."""
     if not isinstance(start, Round):
         raise TypeError(f"start must be a Round, not {type(start).__name__}")
     if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 2:
@@ -35,6 +41,8 @@ def analyse_round_details(
     if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 2:
         raise ValueError(f"candidates must be an integer of at least 2, not {candidates!r}")
     moves = list(moves)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= len(moves):
+        raise ValueError(f"first must be a decision's index from 0 to {len(moves)}, not {first!r}")
     # Check the whole round before spending anything on it.
     rounds = [start]
     for index, move in enumerate(moves):
@@ -44,7 +52,8 @@ def analyse_round_details(
     styles = sensible_chances(rounds, moves)
     out = []
     estimates = []
-    for index, move in enumerate(moves):
+    for index in range(first, len(moves)):
+        move = moves[index]
         estimates.append(
             step_chance(
                 rounds[index], worlds=worlds, seed=seed, policy=policy, sensible=styles[index]
@@ -62,7 +71,7 @@ def analyse_round_details(
             )
         )
         if progress is not None:
-            progress(index + 1, len(moves))
+            progress(index + 1 - first, len(moves) - first)
     return [
         dataclasses.replace(decision, spectator_chance=chance)
         for decision, chance in zip(out, fill_private_steps(estimates), strict=True)
@@ -78,6 +87,7 @@ def analyse_round(
     policy: RolloutPolicy = greedy_policy,
     candidates: int = 4,
     progress: Progress | None = None,
+    first: int = 0,
 ) -> list[dict[str, Any]]:
     """Every decision of a round, judged as its seat could judge it before moving.
 
@@ -100,6 +110,7 @@ def analyse_round(
         policy=policy,
         candidates=candidates,
         progress=progress,
+        first=first,
     )
     return [d.to_dict() for d in details]
 
@@ -135,14 +146,16 @@ def analyse_match_round(
     *,
     worlds: int = 64,
     seed: int | str = 0,
+    first: int = 0,
 ) -> list[dict[str, Any]]:
     """:func:`analyse_round` of round ``round_number`` (from 1) of a stored match, from
-    plain data: what a worker process is handed (``moves`` may run past that round)."""
+    plain data: what a worker process is handed (``moves`` may run past that round, or stop
+    inside it: the decisions played so far; ``first``: from that decision of the round)."""
     if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
         raise ValueError(f"round_number must be a positive integer, not {round_number!r}")
     for number, (start, round_moves) in enumerate(match_rounds(rules, match_seed, moves), 1):
         if number == round_number:
-            return analyse_round(start, round_moves, worlds=worlds, seed=seed)
+            return analyse_round(start, round_moves, worlds=worlds, seed=seed, first=first)
     raise ValueError(f"the match has no round {round_number}")
 
 

@@ -595,6 +595,15 @@ class Table:
             analyst.round_ended(
                 self.code, self.match_number, len(after.results), self._storage.staged_seq
             )
+        elif analyst is not None and analyst.enabled and not over and moves:
+            # the round goes on: its decisions so far may be analysed while it is played
+            analyst.round_progressed(
+                self.code,
+                self.match_number,
+                len(after.results) + 1,
+                self.move_count,
+                self._storage.staged_seq,
+            )
 
     # ------------------------------------------------------------ commit and timers
 
