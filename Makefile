@@ -11,12 +11,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
+# the package with the server extra (the library alone is `pip install -e .`)
 install: $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -e '.[server]'
 
 # the train extra too: CI runs the training smoke test (torch's CPU wheel, ray)
 install-test: $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[test,train]'
+	$(BIN)/pip install --quiet -e '.[server,test,train]'
 
 serve: install
 	$(BIN)/fouronefour serve

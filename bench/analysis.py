@@ -12,17 +12,23 @@ worlds a decision, at tables of one strength and of two), analyses their first t
   half, against the 0.25 of always saying 50%;
 - how often each bot's decisions (those with a choice) are labelled, by label, and how
   much the marked moves lose when judged again in fresh worlds (are the marks real?);
+- the round's graph (``spectator_chance``, Team A's chance as someone who sees no hand
+  would estimate it): how much it moves between consecutive decisions inside a trick,
+  against a graph of each decider's own estimate (what the graph showed before), and its
+  Brier score over the second half of rounds;
 - CPU seconds per round analysed (CPU time of the worker process).
 
-Targets (issue 14): Brier at most 0.18 on second-half decisions; random's decisions blunder
-at least 5 times as often as greedy's. Writes ``analysis_seed<S>.json`` (figures, the
-command) with ``..._decisions.jsonl`` (one line per decision) and ``..._calibration.png``
-to ``--out``. ``--quick`` analyses 1 match per table at 32 worlds (a minute or two).
+Targets: Brier at most 0.18 on second-half decisions, for the deciders' estimates and for
+the graph; random's decisions blunder at least 2.5 times as often as greedy's. Writes
+``analysis_seed<S>.json`` (figures, the command) with ``..._decisions.jsonl`` (one line
+per decision) and ``..._calibration.png`` to ``--out``. ``--quick`` analyses 1 match per
+table at 32 worlds (a minute or two).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -82,6 +88,10 @@ class DecisionRecord:
     #: for a marked decision: best move's lead over the move played in the true deal,
     #: every seat playing the greedy rules afterwards (1, 0 or -1)
     true_lead: float | None = None
+    #: the graph's value before the decision: Team A's chance as a spectator estimates it
+    spectator_chance: float | None = None
+    #: the decision is the first of a trick (a lead)
+    lead: bool = False
 
 
 def table_name(table: tuple[str, str]) -> str:
@@ -191,6 +201,8 @@ def analyse_match(
                         else None
                     ),
                     true_lead=true_lead(r, d.move, d.best_move) if d.label in MARKED else None,
+                    spectator_chance=d.spectator_chance,
+                    lead=d.decision == "play" and r.view(d.seat)["top"] is None,
                 )
             )
     return records
@@ -201,6 +213,35 @@ def analyse_match(
 
 def brier(records: list[DecisionRecord]) -> float:
     return sum((r.win_chance - r.won) ** 2 for r in records) / max(1, len(records))
+
+
+def team_a_chance(record: DecisionRecord, graph: bool) -> float:
+    """Team A's chance before the decision: the graph's (the spectator's estimate), or the
+    decider's own estimate turned into Team A's (what the graph showed before)."""
+    if graph:
+        assert record.spectator_chance is not None
+        return record.spectator_chance
+    return record.win_chance if record.seat % 2 == 0 else 1 - record.win_chance
+
+
+def graph_steps(records: list[DecisionRecord], graph: bool) -> float:
+    """Mean absolute change of Team A's chance between consecutive decisions inside a
+    trick (a lead starts a trick): how much a graph moves while only the turn passes."""
+    changes = [
+        abs(team_a_chance(now, graph) - team_a_chance(before, graph))
+        for before, now in itertools.pairwise(records)
+        if (before.table, before.match, before.round_number)
+        == (now.table, now.match, now.round_number)
+        and not now.lead
+    ]
+    return sum(changes) / max(1, len(changes))
+
+
+def graph_brier(records: list[DecisionRecord]) -> float:
+    """The Brier score of the graph (Team A's chance against whether Team A won)."""
+    return sum((team_a_chance(r, True) - (r.won == (r.seat % 2 == 0))) ** 2 for r in records) / max(
+        1, len(records)
+    )
 
 
 def brier_parts(records: list[DecisionRecord]) -> dict[str, float]:
@@ -374,6 +415,20 @@ def summarize(records: list[DecisionRecord]) -> dict[str, Any]:
         "blunder_ratio_random_to_greedy": (
             random_blunders / greedy_blunders if greedy_blunders else None
         ),
+        **graph_figures(records, late),
+    }
+
+
+def graph_figures(records: list[DecisionRecord], late: list[DecisionRecord]) -> dict[str, Any]:
+    """The graph's smoothness (before: the deciders' own estimates) and Brier score, for the
+    records that have it (runs before the graph was kept lack it)."""
+    if not records or any(r.spectator_chance is None for r in records):
+        return {}
+    return {
+        "graph_step_before": graph_steps(records, graph=False),
+        "graph_step": graph_steps(records, graph=True),
+        "graph_brier": graph_brier(records),
+        "graph_brier_second_half": graph_brier(late),
     }
 
 
@@ -457,6 +512,13 @@ def print_report(summary: dict[str, Any], console: Any) -> None:
         f"{summary['brier_second_half']:.3f} in the second half of rounds (95% interval over "
         f"rounds: {low:.3f}-{high:.3f}; always 50%: 0.250; target <= 0.18 in the second half)"
     )
+    if "graph_step" in summary:
+        console.print(
+            f"The graph (a spectator's estimate): it moves {summary['graph_step']:.3f} a "
+            f"decision inside a trick (the deciders' own estimates: "
+            f"{summary['graph_step_before']:.3f}); Brier {summary['graph_brier']:.3f}, "
+            f"{summary['graph_brier_second_half']:.3f} in the second half of rounds"
+        )
     by_table = Table(title="Brier score by table")
     by_table.add_column("table")
     by_table.add_column("all", justify="right")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -43,6 +44,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         )
 
     items.sort(key=rank)
+
+
+#: What to do about browser tests skipped for a missing chromium or Playwright.
+BROWSER_HINT = (
+    "install Debian's chromium (`sudo apt-get install chromium`, at /usr/bin/chromium) "
+    "and the test extra (`pip install -e '.[test]'`, Playwright), then run them again"
+)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say at the end of the run that browser tests were skipped, and how to run them: 59
+    skips among hundreds of passes went unseen on a machine without chromium."""
+    skipped = [
+        report
+        for report in terminalreporter.stats.get("skipped", [])
+        if any(word in str(report.longrepr) for word in ("chromium", "playwright"))
+    ]
+    if skipped:
+        terminalreporter.write_sep("=", "browser tests skipped", yellow=True)
+        terminalreporter.write_line(
+            f"{len(skipped)} browser tests were skipped (no chromium or Playwright): "
+            f"{BROWSER_HINT}."
+        )
 
 
 def _require_services() -> None:

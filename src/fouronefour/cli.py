@@ -14,9 +14,12 @@ import importlib
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 #: subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -27,6 +30,9 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("fouronefour.simulate", "play random legal moves and report the speed"),
     "analyse": ("fouronefour.analysis.command", "where a finished match was won and lost"),
 }
+
+#: subcommand -> the extra that brings what its module imports
+EXTRAS = {"serve": "server", "train": "train"}
 
 #: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
 INTERRUPTED = 130
@@ -82,6 +88,14 @@ def _add_version(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def print_whole(console: Console, text: str) -> None:
+    """``text`` as one line, as it is: rich otherwise wraps at the terminal's width (or 80
+    columns in a pipe), and a line break in the middle of an error or a path is read as two
+    lines by a person and a script alike. No markup or highlighting either: a path with
+    brackets is printed as it is."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     command = "fouronefour"
     try:
@@ -90,7 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = f"fouronefour {args.command}"
         module = getattr(args, "_module", None)
         if module is None:
-            parser.error(f"{args.command} is not available in this installation")
+            extra = EXTRAS.get(args.command)
+            needs = f": pip install 'fouronefour[{extra}]'" if extra else ""
+            parser.error(f"{args.command} is not available in this installation{needs}")
         result: int = module.run(args)
     except KeyboardInterrupt:
         with contextlib.suppress(ValueError):  # only the main thread may set handlers

@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable
 
 from .engine import Rules
-from .engine.rules import MAX_DECKS, MAX_PLAYERS
+from .engine.rules import MAX_DECKS, MAX_PLAYERS, RULE_FIELDS
 
 
 def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
@@ -69,12 +69,6 @@ def add_rule_arguments(parser: argparse.ArgumentParser, players: int = 4) -> Non
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The Rules the options name; argparse-style exit with the reason if they are invalid."""
     try:
-        return Rules(
-            players=args.players,
-            decks=args.decks,
-            hooking=args.hooking,
-            tribute=args.tribute,
-            bomb_ladder=args.bomb_ladder,
-        )
+        return Rules.from_dict({name: getattr(args, name) for name in RULE_FIELDS})
     except ValueError as error:
         raise SystemExit(f"fouronefour: invalid rules: {error}") from None

@@ -29,6 +29,7 @@ KEYS = {
     "best_win_chance",
     "played_win_chance",
     "label",
+    "spectator_chance",
 }
 
 

@@ -156,6 +156,26 @@ def test_an_out_that_cannot_be_written_is_refused_first(
         assert "rounds" not in output  # nothing was played
 
 
+def test_an_error_line_is_never_wrapped_whatever_the_width(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27: rich wrapped the error at the terminal's width (``.../taken:`` then ``it is
+    not a directory`` on the next line) once the temporary path was long, and ``make test``
+    failed on a fresh machine. Each error is one whole line, at any width."""
+    monkeypatch.setenv("COLUMNS", "40")
+    deep = tmp_path / ("d" * 90) / ("e" * 90)
+    deep.mkdir(parents=True)
+    a_file = deep / "taken"
+    a_file.write_text("")
+    for out, why in ((a_file, "it is not a directory"), (a_file / "below", "Not a directory")):
+        assert main(["arena", "greedy", "random", "--rounds", "2", "--out", str(out)]) == 2
+        output = capsys.readouterr().out
+        assert f"fouronefour arena: cannot write results to {out}: {why}\n" in output
+    assert main(["play", "--seat", "9", "--players", "4", "--seed", "1"]) == 2
+    line = "fouronefour play: seat 9 is not a seat at 4 players\n"
+    assert capsys.readouterr().out == line
+
+
 def test_results_of_different_rules_go_to_different_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

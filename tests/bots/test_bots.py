@@ -233,7 +233,7 @@ def test_a_bot_taking_any_keyword_gets_what_it_is_given(monkeypatch: pytest.Monk
     monkeypatch.setitem(bots._FACTORIES, "test-open", factory)
     assert bots.get("test-open", anything=1).name == "open ['anything']"
     with pytest.raises(ValueError, match="has no parameter 'x' \\(it takes none\\)"):
-        bots.get("greedy", x=1)
+        bots.get("random", x=1)  # a bot that takes no parameters
 
 
 def test_every_bot_is_registered() -> None:

@@ -4,12 +4,17 @@ and every deck count the rule set accepts playable."""
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
 
 import fouronefour as ff
-from fouronefour.engine.rules import MAX_DECKS, MAX_PLAYERS
+from fouronefour.engine.rules import MAX_DECKS, MAX_PLAYERS, RULE_FIELDS
+
+from ..strategies import rule_sets
 
 
 @pytest.mark.parametrize(
@@ -54,3 +59,42 @@ def test_every_deck_count_plays_a_whole_round(players: int) -> None:
             bombs = [m for m in legal if len(set(m)) == 1 and len(m) >= 3]
             r = r.apply(max(bombs, key=len) if bombs else rng.choice(legal))
         assert r.winning_team in (0, 1)
+
+
+@given(rule_sets(max_players=24, max_extra_decks=3))
+def test_from_dict_reads_what_to_dict_writes(rules: ff.Rules) -> None:
+    assert ff.Rules.from_dict(rules.to_dict()) == rules
+
+
+def test_from_dict_takes_defaults_for_missing_options() -> None:
+    assert ff.Rules.from_dict({}) == ff.Rules()
+    assert ff.Rules.from_dict({"players": 6, "decks": None}) == ff.Rules(players=6)
+    assert tuple(ff.Rules().to_dict()) == RULE_FIELDS
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"players": 4, "jokers": 2}, "unknown rule option: 'jokers' (the options are players"),
+        ({"hook": True, "ladder": "size"}, "unknown rule options: 'hook', 'ladder'"),
+        ([("players", 4)], "rules must be an object, not list"),
+        ({"players": "4"}, "players must be an integer, not '4'"),
+        ({"bomb_ladder": "weird"}, "bomb_ladder must be 'listed' or 'size'"),
+    ],
+)
+def test_from_dict_refuses_what_is_not_a_rule_set(data: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        ff.Rules.from_dict(data)
+
+
+def test_no_other_module_turns_a_dict_into_rules() -> None:
+    # One codec: every dict becomes Rules through Rules.from_dict, so a new option or check
+    # is read the same way by the server, the bots, the analysis and the lessons.
+    package = Path(ff.__file__).parent
+    spread = [
+        f"{path.relative_to(package)}:{number}"
+        for path in package.rglob("*.py")
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if "Rules(**" in line.replace(" ", "")
+    ]
+    assert spread == []

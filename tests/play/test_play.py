@@ -91,6 +91,19 @@ def test_the_command_runs_on_piped_input(
     assert "Match seed 4" in out and "Not legal" in out and "hint: " in out and "Bye." in out
 
 
+def test_the_bots_are_a_level_by_name_strong_unless_told(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fouronefour.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--seed", "4", "--seat", "1", "--bots", "casual"]) == 0
+    assert "(opponent, casual)" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--seed", "4", "--seat", "1"]) == 0
+    assert "(opponent, strong)" in capsys.readouterr().out
+
+
 def test_a_bad_seat_is_refused() -> None:
     with pytest.raises(ValueError):
         TerminalGame(ff.Rules(), seed=1, seat=4)

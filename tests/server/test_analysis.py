@@ -4,6 +4,7 @@ the match is played, everyone's once it is over."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from fouronefour.server.model import TableOptions, hash_token
 from fouronefour.server.storage import (
     Change,
     ChangeExtra,
+    GroupCommitStorage,
     NewMatch,
     SqliteStorage,
     StoredAnalysis,
@@ -95,7 +97,7 @@ def ready(server: ThreadServer, code: str, round_number: int, **headers: str) ->
         answer = ask(server, code, round_number, **headers)
         if answer.status_code == 200:
             return answer.json()  # type: ignore[no-any-return]
-        assert answer.status_code == 409, answer.text
+        assert answer.status_code == 202, answer.text  # (202 Accepted: not an error)
         assert answer.json()["error"]["code"] == "analysis_pending"
         assert int(answer.headers["Retry-After"]) >= 1
         assert time.monotonic() < deadline, "the analysis was not made"
@@ -153,6 +155,52 @@ def test_rounds_are_analysed_once_off_the_loop_and_shown_to_whom_they_may_be(
     assert ask(again, "PRAYNG", 1, **{"X-Token": TOKENS[1]}).json() == mine[1]
     assert ask(again, "DNEDNE", 1).json()["error"]["code"] == "no_analysis"
     assert again.app.state.analyst.analysed == 0
+
+
+def test_a_round_is_analysed_in_parts_while_played_and_gives_what_it_gives_whole(
+    tmp_path: Path,
+) -> None:
+    """While round 2 is played the idle worker analyses its decisions so far; when it ends
+    only the rest is left, and what is stored is the round's whole analysis."""
+    from fouronefour.analysis import analyse_match_round
+
+    partway, whole = greedy_match(rounds=1, extra=30), greedy_match(rounds=2)
+    assert whole.moves[: len(partway.moves)] == partway.moves
+
+    async def scenario() -> StoredAnalysis | None:
+        storage = GroupCommitStorage(str(tmp_path / "tables.db"))  # (unbound: immediate)
+        write_table(storage, "PARTS2", partway)
+        analyst = Analyst(storage, processes=1, worlds=2)
+        analyst.start()
+        try:
+            analyst.round_progressed("PARTS2", 1, 2, len(partway.moves), seq=0)
+            deadline = time.monotonic() + 60
+            while analyst.parts_analysed < 1:
+                assert time.monotonic() < deadline, "no part was analysed while played"
+                await asyncio.sleep(0.05)
+            storage.commit(
+                Change(
+                    "PARTS2",
+                    4,
+                    "playing",
+                    1,
+                    moves=tuple(whole.moves[len(partway.moves) :]),
+                    first_move_index=len(partway.moves),
+                    extra=ChangeExtra(analysis=(1, 2)),
+                )
+            )
+            analyst.round_ended("PARTS2", 1, 2, seq=0)
+            while analyst.analysed < 1:
+                assert time.monotonic() < deadline, "the round was not analysed"
+                await asyncio.sleep(0.05)
+            return await storage.fetch_analysis("PARTS2", 1, 2)
+        finally:
+            await analyst.shutdown()
+            storage.close()
+
+    stored = asyncio.run(scenario())
+    assert stored is not None and stored.error is None
+    assert stored.decisions == analyse_match_round(RULES, SEED, whole.moves, 2, worlds=2)
 
 
 def test_a_round_that_ends_is_due_and_queued_once_written(harness: Harness) -> None:

@@ -228,6 +228,32 @@ def test_presence_names_the_spectators_and_is_coalesced(server: ThreadServer) ->
     run(scenario)
 
 
+def test_a_kicked_player_is_refused_a_seat_until_the_host_hands_one(server: ThreadServer) -> None:
+    """Issue 27: the kicked player could sit again at once. Their join and a handoff claim
+    that carry their token are refused with 403 ``kicked``; a handoff the host offered
+    lets them back."""
+
+    async def scenario() -> None:
+        code, tokens = await new_table(server.url, humans=3)
+        host, _ = await hello(server.url, code, tokens[0])
+        await host.send({"type": "kick", "id": 1, "seat": 2})
+        await host.until(lambda m: m["type"] == "ack" and m["id"] == 1)
+        url = f"{server.url}/api/tables/{code}"
+        refused = httpx.post(f"{url}/join", json={"name": "Bob", "seat": 2, "token": tokens[2]})
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "kicked"
+        assert httpx.get(url).json()["seats"][2]["kind"] == "empty"
+        await host.send({"type": "fill_bots", "id": 2})
+        await host.send({"type": "handoff", "id": 3, "seat": 3})
+        offer = await host.until(lambda m: m["type"] == "ack" and m["id"] == 3)
+        claim = {"handoff": offer["handoff"]["secret"], "name": "Bob", "token": tokens[2]}
+        claimed = httpx.post(f"{url}/claim", json=claim)
+        assert claimed.status_code == 200, claimed.text
+        assert claimed.json()["seat"] == 3
+        await host.close()
+
+    run(scenario)
+
+
 def test_the_host_removes_and_moves_players_between_matches(server: ThreadServer) -> None:
     async def scenario() -> None:
         code, tokens = await new_table(server.url, humans=3)

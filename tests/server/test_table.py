@@ -325,6 +325,66 @@ def test_a_friend_takes_a_bot_seat_between_matches(harness: Harness) -> None:
     assert table.match_number == 3
 
 
+def test_a_removed_player_sits_again_only_through_the_hosts_handoff(harness: Harness) -> None:
+    """Issue 27: a kick was not a removal: the kicked player could take a seat again at
+    once. Known by their token, they are refused (``kicked``) at join and at a handoff
+    another player offered, across a restart, until the host hands them a seat."""
+    table, tokens = harness.table(humans=3, start=False)
+    table.seating.fill_bots(0)
+    table.seating.kick(0, 2)
+    assert table.seats[2].kind == "empty"
+    before = table.version
+    for attempt in (lambda: table.seating.join("Bob", 2, tokens[2]),
+                    lambda: table.seating.join("Bob again", 3, tokens[2])):  # fmt: skip
+        with pytest.raises(TableError) as refused:
+            attempt()
+        assert refused.value.code is ErrorCode.KICKED
+    assert table.version == before and table.seats[2].kind == "empty"  # nothing changed
+    # A handoff offered by a player (their own seat) does not let them back ...
+    secret = table.handoffs.offer(1, 1).handoff["secret"]  # type: ignore[index]
+    version = table.version
+    with pytest.raises(TableError) as refused:
+        table.handoffs.claim(secret, "Bob", tokens[2])
+    assert refused.value.code is ErrorCode.KICKED and table.version == version
+    assert table.seat_for_token(tokens[1]) == 1
+    # ... and the removal survives a restart (it is in the table's row).
+    stored = harness.storage.load_tables()[0]
+    restored = Table.restore(stored, harness.services(ManualScheduler(harness.scheduler.now())))
+    assert restored.was_removed(tokens[2]) and not restored.was_removed(tokens[1])
+    assert "removed" not in restored.summary()["settings"]  # (never sent)
+    with pytest.raises(TableError) as refused:
+        restored.seating.join("Bob", 2, tokens[2])
+    assert refused.value.code is ErrorCode.KICKED
+    # The host hands a bot's seat to them: they are let back.
+    offer = restored.handoffs.offer(0, 3).handoff
+    assert offer is not None
+    seat, token = restored.handoffs.claim(offer["secret"], "Bob", tokens[2])
+    assert seat == 3 and restored.seat_for_token(token) == 3
+    assert not restored.was_removed(tokens[2])
+    assert not harness.storage.load_tables()[0].settings.get("removed")
+
+
+def test_moved_players_get_the_you_of_their_new_seat(harness: Harness) -> None:
+    """Issue 27: ``seats_swapped`` carried no ``you``, so each moved connection kept its old
+    seat's number and hand until the next match started."""
+    table, tokens = harness.table(humans=4, turn_seconds=0.5)
+    harness.scheduler.run_until_idle()
+    assert table.status == "finished"
+    for seat in (1, 3):
+        harness.recorders[seat].messages.clear()
+    table.seating.move_seat(0, 1, 3)
+    assert table.seat_for_token(tokens[1]) == 3 and table.seat_for_token(tokens[3]) == 1
+    for seat in (1, 3):
+        (swap,) = harness.recorders[seat].messages
+        assert swap["events"][0]["type"] == "seats_swapped"
+        # Each moved connection is sent what a fresh connection of its new seat would be.
+        assert swap["you"] == you(table, seat) and swap["you"]["seat"] == seat
+    # The others' private parts did not change: nothing private goes to them.
+    for seat in (0, 2):
+        assert "you" not in harness.recorders[seat].messages[-1]
+    assert "you" not in harness.recorders[None].messages[-1]
+
+
 def test_restore_offers_an_open_window_again(harness: Harness) -> None:
     harness.seeds = [find_seed(lambda m: hookable_lead(m, 2) is not None)]
     table, tokens = harness.table(humans=4, hook_mode="fair", hook_seconds=2.0)

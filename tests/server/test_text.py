@@ -42,3 +42,42 @@ def test_what_is_refused_says_why(text: str, said: str) -> None:
     with pytest.raises(TableError) as refused:
         check_name(text)
     assert refused.value.code == "bad_name" and said in refused.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("\u3164", "visible characters, not blank ones only"),  # Hangul filler: a letter
+        ("\u3164" * 30, "visible characters, not blank ones only"),
+        ("\u115f\u1160 \uffa0", "visible characters, not blank ones only"),
+        ("\u2800\u2800", "visible characters, not blank ones only"),  # braille blank
+        ("\u0301\u0301", "visible characters, not blank ones only"),  # marks on nothing
+        ("a" + "\u0301" * 199, "at most 4 combining marks on a character"),
+        ("ok a" + "\u0300\u0301\u0302\u0303\u0304", "at most 4 combining marks on a character"),
+    ],
+)
+def test_a_line_shows_something_and_marks_are_bounded(text: str, said: str) -> None:
+    """Issue 27: a line of U+3164 (a letter by its class) showed as an empty message, and
+    "a" with 199 combining marks was accepted. Names share the rule."""
+    with pytest.raises(TableError) as refused:
+        check_line({"text": text})
+    assert refused.value.code == "bad_message" and refused.value.message == f"chat text has {said}"
+    with pytest.raises(TableError) as refused:
+        check_name(text[:24])
+    assert refused.value.code == "bad_name" and said in refused.value.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tiếng Việt",  # two marks on one letter when decomposed
+        "Tie\u0302\u0301ng",
+        "1\ufe0f\u20e3",  # keycap: a variation selector and an enclosing mark
+        "ㅋㅋㅋ",  # Hangul letters that are not fillers
+        "\u3164gg",
+        "เก่ง",  # Thai
+    ],
+)
+def test_real_text_with_marks_and_fillers_among_letters_is_kept(text: str) -> None:
+    assert check_line({"text": text}) == (text, None)
+    assert check_name(text) == text

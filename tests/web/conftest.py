@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -23,7 +24,8 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+#: (``FOURONEFOUR_CHROMIUM`` names another: tests/test_skips.py runs these without one.)
+CHROMIUM = Path(os.environ.get("FOURONEFOUR_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM_ARGS = [
     "--no-sandbox",

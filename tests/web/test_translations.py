@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from fouronefour.bots.levels import level_names
+
 WEB = Path(__file__).resolve().parents[2] / "src" / "fouronefour" / "web"
 I18N = WEB / "static" / "i18n"
 LANGUAGES = ("en", "de", "it", "hi", "zh")
@@ -64,6 +66,7 @@ def test_every_key_the_client_names_exists() -> None:
     assert not missing
     dynamic = [
         *(f"bot_{name}" for name in ("random", "greedy", "search", "learned")),
+        *(f"bot_{name}" for name in level_names()),
         *(
             f"phrase_{key}"
             for key in (
@@ -79,6 +82,14 @@ def test_every_key_the_client_names_exists() -> None:
         "round_won", "round_won_stay", "round_won_final",
     ]  # fmt: skip
     assert not [key for key in dynamic if key not in english]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_bot_level_has_its_name_in_every_language(lang: str) -> None:
+    strings = _strings(lang)
+    names = [strings.get(f"bot_{level}", "").strip() for level in level_names()]
+    assert all(names), f"{lang} misses a level's name: {names}"
+    assert len(set(names)) == len(names), f"{lang} gives two levels one name: {names}"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

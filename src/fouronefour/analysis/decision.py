@@ -58,6 +58,9 @@ class DecisionAnalysis:
     loss_error: float
     #: rollouts played to judge it
     rollouts: int
+    #: Team A's chance to win before the decision as a spectator would estimate it (the
+    #: round's graph: :mod:`.graph`); None until the whole round's graph is made
+    spectator_chance: float | None = None
 
     @property
     def loss(self) -> float:
@@ -73,6 +76,9 @@ class DecisionAnalysis:
             "best_win_chance": round(self.best_win_chance, _DIGITS),
             "played_win_chance": round(self.played_win_chance, _DIGITS),
             "label": self.label,
+            "spectator_chance": (
+                None if self.spectator_chance is None else round(self.spectator_chance, _DIGITS)
+            ),
         }
 
 

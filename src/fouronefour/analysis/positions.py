@@ -28,8 +28,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from fouronefour.bots.worlds import Knowledge, deal_start, read_view, rules_of, situation
-from fouronefour.engine import Round
+from fouronefour.bots.worlds import Knowledge, deal_start, read_view, situation
+from fouronefour.engine import Round, Rules
 from fouronefour.engine.cards import (
     INDEX,
     RANK_COUNT,
@@ -49,15 +49,21 @@ def sample_positions(
     count: int,
     rng: random.Random,
     sensible: Sequence[float] | None = None,
+    *,
+    hand_known: bool = True,
 ) -> list[Round]:
     """``count`` rounds at the view's pending decision, hidden cards dealt at random.
 
     ``sensible[seat]`` is the chance that a seat plays sensibly (:mod:`.styles`); each
-    world draws whether it does. None: every seat is dealt uniformly.
+    world draws whether it does. None: every seat is dealt uniformly. ``hand_known`` False
+    deals the viewing seat's own hand too, as a spectator would (a play decision only: the
+    seat to play is public then).
     """
     if view.get("decision") is None:
         raise ValueError(f"seat {view['seat']} has no decision pending in this view")
-    knowledge = read_view(view)
+    if not hand_known and view["decision"] != "play":
+        raise ValueError(f"a spectator cannot see a {view['decision']} decision pending")
+    knowledge = read_view(view, hand_known=hand_known)
     if view["decision"] == "return":
         # Before play every hand is as dealt: uniform.
         return [_return_position(view, knowledge, rng) for _ in range(count)]
@@ -144,7 +150,7 @@ def _return_position(view: dict[str, Any], knowledge: Knowledge, rng: random.Ran
         r = Round.from_hands(
             ["".join(RANKS[k] * hand[k] for k in range(RANK_COUNT)) for hand in hands],
             level=str(view["level"]),
-            rules=rules_of(view),
+            rules=Rules.from_dict(view["rules"]),
             previous_finished=finished,
             previous_caught=payers,
         )

@@ -14,8 +14,6 @@ from typing import Any
 
 from fouronefour.engine import IllegalMove, Match, Round, Rules
 
-from .rounds import rules_from_dict
-
 
 @dataclass(frozen=True, slots=True)
 class ReplayRound:
@@ -45,7 +43,7 @@ def read_replay(data: Any) -> Replay:
         if key not in data:
             raise ValueError(f"the replay has no {key!r}")
     try:
-        rules = rules_from_dict(data["rules"])
+        rules = Rules.from_dict(data["rules"])
     except (TypeError, ValueError) as error:
         raise ValueError(f"the replay's rules: {error}") from None
     seed = data["seed"]

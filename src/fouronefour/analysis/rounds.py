@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from fouronefour.engine import Match, Round, Rules
 
 from .decision import DecisionAnalysis, analyse_decision
+from .graph import fill_private_steps, step_chance
 from .rollouts import RolloutPolicy, greedy_policy
 from .styles import sensible_chances
 
@@ -24,8 +26,14 @@ def analyse_round_details(
     policy: RolloutPolicy = greedy_policy,
     candidates: int = 4,
     progress: Progress | None = None,
+    first: int = 0,
 ) -> list[DecisionAnalysis]:
-    """:func:`analyse_round` with the full records (loss errors, rollouts played)."""
+    """:func:`analyse_round` with the full records (loss errors, rollouts played).
+
+    ``first``: analyse only the decisions from that index on (those before it only lead to
+    the position): each decision's analysis depends on the round before it alone, so a
+    round analysed in parts, as it is played, gives what it gives whole once the parts'
+    graph is filled again (:func:`~fouronefour.analysis.graph.fill_graph`)."""
     if not isinstance(start, Round):
         raise TypeError(f"start must be a Round, not {type(start).__name__}")
     if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 2:
@@ -33,6 +41,8 @@ def analyse_round_details(
     if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 2:
         raise ValueError(f"candidates must be an integer of at least 2, not {candidates!r}")
     moves = list(moves)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= len(moves):
+        raise ValueError(f"first must be a decision's index from 0 to {len(moves)}, not {first!r}")
     # Check the whole round before spending anything on it.
     rounds = [start]
     for index, move in enumerate(moves):
@@ -41,7 +51,14 @@ def analyse_round_details(
         rounds.append(rounds[-1].apply(move))
     styles = sensible_chances(rounds, moves)
     out = []
-    for index, move in enumerate(moves):
+    estimates = []
+    for index in range(first, len(moves)):
+        move = moves[index]
+        estimates.append(
+            step_chance(
+                rounds[index], worlds=worlds, seed=seed, policy=policy, sensible=styles[index]
+            )
+        )
         out.append(
             analyse_decision(
                 rounds[index],
@@ -54,8 +71,11 @@ def analyse_round_details(
             )
         )
         if progress is not None:
-            progress(index + 1, len(moves))
-    return out
+            progress(index + 1 - first, len(moves) - first)
+    return [
+        dataclasses.replace(decision, spectator_chance=chance)
+        for decision, chance in zip(out, fill_private_steps(estimates), strict=True)
+    ]
 
 
 def analyse_round(
@@ -67,6 +87,7 @@ def analyse_round(
     policy: RolloutPolicy = greedy_policy,
     candidates: int = 4,
     progress: Progress | None = None,
+    first: int = 0,
 ) -> list[dict[str, Any]]:
     """Every decision of a round, judged as its seat could judge it before moving.
 
@@ -74,8 +95,10 @@ def analyse_round(
     (declined hook and unhook offers included, as ``Match.moves`` records them; a
     prefix of the round is fine). Returns one JSON-able dict per decision with ``seat``,
     ``move`` (canonical), ``decision``, ``win_chance``, ``best_move``,
-    ``best_win_chance``, ``played_win_chance`` and ``label``
-    (:data:`~fouronefour.analysis.labels.LABELS`). The same arguments give the same
+    ``best_win_chance``, ``played_win_chance``, ``label``
+    (:data:`~fouronefour.analysis.labels.LABELS`) and ``spectator_chance``, Team A's chance
+    before the decision as someone who sees no hand would estimate it (the round's graph:
+    :mod:`~fouronefour.analysis.graph`). The same arguments give the same
     result. Raises IllegalMove (a ValueError) for a move that is not legal where it is
     played, ValueError for bad arguments.
     """
@@ -87,6 +110,7 @@ def analyse_round(
         policy=policy,
         candidates=candidates,
         progress=progress,
+        first=first,
     )
     return [d.to_dict() for d in details]
 
@@ -99,7 +123,7 @@ def match_rounds(
     ``Rules`` or its dict, ``Match.seed``, ``Match.moves``); a match not yet over ends
     with its round in progress. Raises IllegalMove for a move that is not legal."""
     if not isinstance(rules, Rules):
-        rules = rules_from_dict(rules)
+        rules = Rules.from_dict(rules)
     match = Match(rules, seed)
     start = match.round
     current: list[str] = []
@@ -122,26 +146,17 @@ def analyse_match_round(
     *,
     worlds: int = 64,
     seed: int | str = 0,
+    first: int = 0,
 ) -> list[dict[str, Any]]:
     """:func:`analyse_round` of round ``round_number`` (from 1) of a stored match, from
-    plain data: what a worker process is handed (``moves`` may run past that round)."""
+    plain data: what a worker process is handed (``moves`` may run past that round, or stop
+    inside it: the decisions played so far; ``first``: from that decision of the round)."""
     if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
         raise ValueError(f"round_number must be a positive integer, not {round_number!r}")
     for number, (start, round_moves) in enumerate(match_rounds(rules, match_seed, moves), 1):
         if number == round_number:
-            return analyse_round(start, round_moves, worlds=worlds, seed=seed)
+            return analyse_round(start, round_moves, worlds=worlds, seed=seed, first=first)
     raise ValueError(f"the match has no round {round_number}")
-
-
-def rules_from_dict(spec: Mapping[str, Any]) -> Rules:
-    """Rules from their ``to_dict`` form; ValueError naming what is wrong."""
-    if not isinstance(spec, Mapping):
-        raise ValueError(f"rules must be an object, not {type(spec).__name__}")
-    known = {"players", "decks", "hooking", "tribute", "bomb_ladder"}
-    unknown = sorted(set(spec) - known)
-    if unknown:
-        raise ValueError(f"unknown rule option(s): {', '.join(map(str, unknown))}")
-    return Rules(**dict(spec))
 
 
 __all__ = [
@@ -150,5 +165,4 @@ __all__ = [
     "analyse_round",
     "analyse_round_details",
     "match_rounds",
-    "rules_from_dict",
 ]

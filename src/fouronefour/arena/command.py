@@ -15,20 +15,21 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..cli import print_whole
 from ..engine import Rules
 from ..options import add_rule_arguments, positive_ms, rules_from_args, whole_number
 from ..progress import progress_bar
 from . import chart
 from .games import run_arena
-from .spec import BotSpec, labels
+from .spec import BotSpec, bot_spec, labels
 from .stats import summarize
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "bot_a", metavar="A", type=_bot_spec, help="bot, e.g. greedy or search:budget_ms=50"
+        "bot_a", metavar="A", type=bot_spec, help="bot, e.g. greedy or search:budget_ms=50"
     )
-    parser.add_argument("bot_b", metavar="B", type=_bot_spec, help="the other bot")
+    parser.add_argument("bot_b", metavar="B", type=bot_spec, help="the other bot")
     size = parser.add_mutually_exclusive_group()
     size.add_argument(
         "--rounds",
@@ -62,13 +63,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="directory for the JSON and PNG files (default %(default)s)",
     )
     add_rule_arguments(parser)
-
-
-def _bot_spec(text: str) -> BotSpec:
-    try:
-        return BotSpec.parse(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _even_count(text: str) -> int:
@@ -127,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     problem = _writable_directory(args.out)
     if problem is not None:
-        console.print(f"fouronefour arena: cannot write results to {args.out}: {problem}")
+        print_whole(console, f"fouronefour arena: cannot write results to {args.out}: {problem}")
         return 2
     specs = (
         _spec_with_budget(args.bot_a, args.budget_ms),
@@ -170,8 +164,8 @@ def run(args: argparse.Namespace) -> int:
     json_path = args.out / f"{stem}.json"
     json_path.write_text(json.dumps(summary, indent=2) + "\n")
     if not chart.available():
-        console.print(f"wrote {json_path}", markup=False)
-        console.print(f"no chart: matplotlib is not installed ({chart.INSTALL_HINT})", markup=False)
+        print_whole(console, f"wrote {json_path}")
+        print_whole(console, f"no chart: matplotlib is not installed ({chart.INSTALL_HINT})")
         return 0
     png_path = args.out / f"{stem}.png"
     title = (
@@ -179,8 +173,8 @@ def run(args: argparse.Namespace) -> int:
         f"{rules.deck_count} decks"
     )
     chart.write_chart(summary, png_path, title)
-    console.print(f"wrote {json_path}", markup=False)
-    console.print(f"wrote {png_path}", markup=False)
+    print_whole(console, f"wrote {json_path}")
+    print_whole(console, f"wrote {png_path}")
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,14 @@ class BotSpec:
         if not self.params:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.params)
+
+
+def bot_spec(text: str) -> BotSpec:
+    """An argparse ``type`` for a bot option: the spec, or the reason it is refused."""
+    try:
+        return BotSpec.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _number(text: str) -> Any:

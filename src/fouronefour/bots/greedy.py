@@ -65,13 +65,24 @@ class Seen:
 
 
 class GreedyBot:
-    """Rule-of-thumb play; deterministic (``rng`` is only there for the interface)."""
+    """Rule-of-thumb play; deterministic (``rng`` is only there for the interface) unless
+    ``mistakes`` is above 0: then that share of its decisions with a choice is a uniformly
+    random legal move instead, a weaker player for the bot levels (bots.levels)."""
 
     name = "greedy"
+
+    def __init__(self, mistakes: float = 0.0) -> None:
+        if isinstance(mistakes, bool) or not isinstance(mistakes, int | float):
+            raise ValueError(f"mistakes must be a number from 0 to 1, not {mistakes!r}")
+        if not 0.0 <= mistakes <= 1.0:
+            raise ValueError(f"mistakes must be from 0 to 1, not {mistakes}")
+        self.mistakes = float(mistakes)
 
     def choose(self, view: dict[str, Any], legal_moves: Sequence[str], rng: random.Random) -> str:
         if len(legal_moves) == 1:
             return legal_moves[0]
+        if self.mistakes and rng.random() < self.mistakes:
+            return legal_moves[rng.randrange(len(legal_moves))]
         return greedy_move(Seen.from_view(view), legal_moves)
 
 

@@ -55,27 +55,20 @@ class Knowledge:
     ceiling: tuple[int, ...]
     #: per seat, how many cards it holds
     counts: tuple[int, ...]
+    #: False: the seat's own hand is not known either (a spectator's knowledge: ``own`` is
+    #: empty and the seat is dealt like the others)
+    hand_known: bool = True
 
 
-def rules_of(view: dict[str, Any]) -> Rules:
-    spec = view["rules"]
-    return Rules(
-        players=int(spec["players"]),
-        decks=int(spec["decks"]),
-        hooking=bool(spec["hooking"]),
-        tribute=bool(spec["tribute"]),
-        bomb_ladder=spec["bomb_ladder"],
-    )
-
-
-def read_view(view: dict[str, Any]) -> Knowledge:
-    """Everything a view tells about the hidden cards."""
-    rules = rules_of(view)
+def read_view(view: dict[str, Any], *, hand_known: bool = True) -> Knowledge:
+    """Everything a view tells about the hidden cards; with ``hand_known`` False, what it
+    tells without the seat's own hand: what a spectator knows."""
+    rules = Rules.from_dict(view["rules"])
     players = rules.players
     seat: int = view["seat"]
     level = view_level(view)
     powers = power_table(level)
-    own = parse_ranks(str(view["hand"]))
+    own = parse_ranks(str(view["hand"]) if hand_known else "")
     unseen = list(deck_counts(rules.deck_count))
     known = [[0] * RANK_COUNT for _ in range(players)]
     ceiling = [RANK_COUNT] * players
@@ -99,8 +92,9 @@ def read_view(view: dict[str, Any]) -> Knowledge:
     for rank in range(RANK_COUNT):
         unseen[rank] -= own[rank]
     counts = tuple(int(n) for n in view["counts"])
-    known[seat] = [0] * RANK_COUNT
-    ceiling[seat] = RANK_COUNT
+    if hand_known:  # the whole hand is known: nothing more to learn of it
+        known[seat] = [0] * RANK_COUNT
+        ceiling[seat] = RANK_COUNT
     # Keep the known cards within what is unseen and within each seat's count.
     left = list(unseen)
     for other in range(players):
@@ -119,6 +113,7 @@ def read_view(view: dict[str, Any]) -> Knowledge:
         known=tuple(tuple(k) for k in known),
         ceiling=tuple(ceiling),
         counts=counts,
+        hand_known=hand_known,
     )
 
 
@@ -127,9 +122,11 @@ def deal_start(knowledge: Knowledge) -> tuple[list[list[int]], list[int], list[i
     room each seat has for more, and how many cards of each rank are left to deal."""
     players = knowledge.rules.players
     hands = [list(k) for k in knowledge.known]
-    hands[knowledge.seat] = list(knowledge.own)
+    dealt = knowledge.seat if knowledge.hand_known else None  # the seat whose hand is whole
+    if dealt is not None:
+        hands[dealt] = list(knowledge.own)
     room = [
-        0 if seat == knowledge.seat else knowledge.counts[seat] - sum(knowledge.known[seat])
+        0 if seat == dealt else knowledge.counts[seat] - sum(knowledge.known[seat])
         for seat in range(players)
     ]
     free = [
@@ -208,7 +205,7 @@ def situation(view: dict[str, Any], hands: list[str]) -> Round:
     return round_from_situation(
         hands,
         level=str(view["level"]),
-        rules=rules_of(view),
+        rules=Rules.from_dict(view["rules"]),
         to_act=int(view["seat"]),
         decision=str(view["decision"]),
         top=top,
@@ -226,7 +223,6 @@ __all__ = [
     "deal_start",
     "passes_since_top",
     "read_view",
-    "rules_of",
     "sample_hands",
     "situation",
 ]

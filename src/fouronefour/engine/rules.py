@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Literal
 
 BombLadder = Literal["listed", "size"]
+#: The bomb ladders a rule set may name (docs/rules.md section 10).
+BOMB_LADDERS: tuple[BombLadder, ...] = ("listed", "size")
 
-#: The most seats and decks a rule set may have. The rules set no upper bound; these keep what
-#: a table costs bounded (and one deck always deals every seat a card).
+#: The fewest and most seats, and the most decks, a rule set may have. The rules set no upper
+#: bound; these keep what a table costs bounded (and one deck always deals every seat a card).
+MIN_PLAYERS = 2
 MAX_PLAYERS = 32
 MAX_DECKS = 16
 
@@ -33,8 +37,8 @@ class Rules:
         players = self.players
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players must be an integer, not {players!r}")
-        if not 2 <= players <= MAX_PLAYERS:
-            raise ValueError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
         if self.decks is None:
             object.__setattr__(self, "decks", (players + 1) // 2)
         decks = self.decks
@@ -46,7 +50,7 @@ class Rules:
             value = getattr(self, flag)
             if not isinstance(value, bool):
                 raise ValueError(f"{flag} must be True or False, not {value!r}")
-        if not isinstance(self.bomb_ladder, str) or self.bomb_ladder not in ("listed", "size"):
+        if not isinstance(self.bomb_ladder, str) or self.bomb_ladder not in BOMB_LADDERS:
             raise ValueError(f"bomb_ladder must be 'listed' or 'size', not {self.bomb_ladder!r}")
 
     @property
@@ -56,6 +60,7 @@ class Rules:
         return self.decks
 
     def to_dict(self) -> dict[str, object]:
+        """The rules as a JSON-ready dict (``decks`` resolved); :meth:`from_dict` reads it."""
         return {
             "players": self.players,
             "decks": self.deck_count,
@@ -64,5 +69,41 @@ class Rules:
             "bomb_ladder": self.bomb_ladder,
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """The one way a dict becomes rules: the inverse of :meth:`to_dict`.
 
-__all__ = ["MAX_DECKS", "MAX_PLAYERS", "BombLadder", "Rules"]
+        Missing options take their defaults (``decks`` may be None); an unknown option or a
+        value of the wrong type or range is a ValueError saying which.
+
+        >>> Rules.from_dict(Rules(players=6, hooking=False).to_dict()) == Rules(6, hooking=False)
+        True
+        >>> Rules.from_dict({"players": 4, "jokers": 2})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown rule option: 'jokers' (the options are players, decks, ...)
+        """
+        if not isinstance(data, Mapping):
+            raise ValueError(f"rules must be an object, not {type(data).__name__}")
+        unknown = [key for key in data if key not in RULE_FIELDS]
+        if unknown:
+            names = ", ".join(repr(key) for key in unknown)
+            plural = "s" if len(unknown) > 1 else ""
+            raise ValueError(
+                f"unknown rule option{plural}: {names} (the options are {', '.join(RULE_FIELDS)})"
+            )
+        return cls(**data)
+
+
+#: The options of a rule set, in the order of ``to_dict``: the keys ``from_dict`` accepts.
+RULE_FIELDS: tuple[str, ...] = tuple(field.name for field in fields(Rules))
+
+__all__ = [
+    "BOMB_LADDERS",
+    "MAX_DECKS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "RULE_FIELDS",
+    "BombLadder",
+    "Rules",
+]

@@ -338,7 +338,7 @@ def encode_view(
     level. This is the reference the environment's incremental encoding is tested against,
     and what a bot needs to use a policy trained on the environment.
     """
-    rules = Rules(**view["rules"])
+    rules = Rules.from_dict(view["rules"])
     encoder = _encoder(rules)
     record = encoder.new_record()
     for event in view["log"]:

@@ -167,10 +167,9 @@ def _seats(value: Any, where: str, players: int) -> tuple[int, ...] | None:
 
 
 def _rules(value: Any, where: str) -> Rules:
-    options = _object(value, where, (), ("players", "decks", "hooking", "tribute", "bomb_ladder"))
     try:
-        return Rules(**options)
-    except (TypeError, ValueError) as error:
+        return Rules.from_dict(value)
+    except ValueError as error:
         raise _fail(where, str(error)) from None
 
 

@@ -7,7 +7,8 @@ import random
 
 from rich.console import Console
 
-from ..arena.spec import BotSpec
+from ..arena.spec import BotSpec, bot_spec
+from ..cli import print_whole
 from ..options import add_rule_arguments, positive_ms, rules_from_args, whole_number
 from .game import Quit, TerminalGame
 
@@ -15,10 +16,11 @@ from .game import Quit, TerminalGame
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
-        type=_bot_spec,
-        default="greedy",
-        help="the bot at every other seat, by name (greedy, random, search, ...), with "
-        "parameters if wanted, such as search:budget_ms=500 (default %(default)s)",
+        type=bot_spec,
+        default="strong",
+        help="the bots at the other seats: a level (beginner, casual, strong, expert; "
+        "docs/bots.md) or a bot by name (greedy, random, search, ...), with parameters if "
+        "wanted, such as search:budget_ms=500 (default %(default)s)",
     )
     parser.add_argument(
         "--seed", type=int, default=None, help="seed of the deals (default: a random one)"
@@ -35,13 +37,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rule_arguments(parser)
 
 
-def _bot_spec(text: str) -> BotSpec:
-    try:
-        return BotSpec.parse(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
@@ -55,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
             rules, seed, spec.name, args.seat, console, bot_params=params, bot_label=spec.label
         )
     except ValueError as error:
-        console.print(f"fouronefour play: {error}", markup=False)
+        print_whole(console, f"fouronefour play: {error}")
         return 2
     console.print(f"Match seed {seed} (replay it with --seed {seed}).")
     try:

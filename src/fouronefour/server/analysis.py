@@ -8,7 +8,15 @@ each analyse one round at a time (:func:`fouronefour.analysis.analyse_match_roun
 the match as stored; the result is stored with the table and never made again. Nothing of
 it runs on the event loop but a read of the match and a write of the result.
 
-Bounded: at most ``queue_limit`` rounds wait in memory, as keys. A round that finds the
+A round is also analysed while it is played, in parts of at least
+:data:`PART_DECISIONS` decisions, whenever the workers have no ended round to analyse: each
+decision's analysis depends on the round before it alone, so the parts give what the round
+gives whole, and when it ends only its last decisions are left (ready within the pause
+after a round). The parts live in memory only: after a restart or a failover the round is
+analysed whole.
+
+Bounded: at most ``queue_limit`` rounds wait in memory, as keys, and as many rounds being
+played keep their parts. A round that finds the
 queue full stays due in the database, and the sweep (every :data:`SWEEP_SECONDS`, and at
 start) queues it once there is room; the sweep also finds what was due when the server
 stopped, and in a cluster takes only the rounds of tables this process owns.
@@ -28,8 +36,10 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 
 from ..analysis import analyse_match_round
+from ..analysis.graph import fill_graph
 from .outage import Outage
 from .storage import Storage, StorageError, StoredAnalysis
+from .workers import worker_init
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +50,9 @@ RoundKey = tuple[str, int, int]
 SWEEP_SECONDS = 30.0
 #: A first guess of one analysis's seconds at 64 worlds, before any was timed.
 FIRST_GUESS_SECONDS = 10.0
+#: A round being played is analysed in parts of at least this many decisions (a part is
+#: asked for when the workers are idle; small parts would spend more on reading the match).
+PART_DECISIONS = 12
 
 
 class Analyst:
@@ -68,10 +81,17 @@ class Analyst:
         self._ready = asyncio.Event()
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        #: Rounds being played: how many moves their match had, as last written.
+        self._played: dict[RoundKey, int] = {}
+        #: Rounds being played: their decisions analysed so far, and the match's moves then.
+        self._parts: dict[RoundKey, tuple[list[dict[str, object]], int]] = {}
+        #: One analysis of a round at a time (a part and the round's end).
+        self._locks: dict[RoundKey, asyncio.Lock] = {}
         #: Seconds the last analysis took (for the hint of when to ask again).
         self._seconds = FIRST_GUESS_SECONDS * worlds / 64
-        #: Rounds analysed here since start (tests and logs).
+        #: Rounds analysed here since start, and parts of rounds being played (tests, logs).
         self.analysed = 0
+        self.parts_analysed = 0
 
     @property
     def enabled(self) -> bool:
@@ -114,12 +134,12 @@ class Analyst:
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
             # Spawned (the server has threads: forking it is unsafe) and niced: analysis is
-            # the least urgent work of the machine.
+            # the least urgent work of the machine. They end with the server (workers.py).
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=os.nice,
-                initargs=(19,),
+                initializer=worker_init,
+                initargs=(os.getpid(), 19),
             )
         return self._pool
 
@@ -135,6 +155,39 @@ class Analyst:
                 self.queue(key)  # (a full queue: the sweep finds it due)
 
             self.storage.when_durable(seq, written)
+
+    def round_progressed(
+        self, code: str, match_number: int, round_number: int, moves: int, seq: int
+    ) -> None:
+        """Round ``round_number`` of ``code``'s match goes on: its match has ``moves`` moves
+        once change ``seq`` is written; a part of it is analysed when the workers are idle."""
+        if not self.enabled:
+            return
+        key = (code, match_number, round_number)
+
+        def written() -> None:
+            if key not in self._played and len(self._played) >= self.queue_limit:
+                oldest = next(iter(self._played))  # a round nobody plays on any more, likely
+                self._forget_parts(oldest)
+            self._played[key] = max(moves, self._played.get(key, 0))
+            self._ready.set()
+
+        self.storage.when_durable(seq, written)
+
+    def _forget_parts(self, key: RoundKey) -> None:
+        self._played.pop(key, None)
+        self._parts.pop(key, None)
+
+    def _part_due(self) -> RoundKey | None:
+        """A round being played with enough decisions not analysed yet, if any."""
+        for key, moves in self._played.items():
+            analysed = self._parts.get(key, ([], 0))[1]
+            if moves - analysed >= PART_DECISIONS and key not in self._running:
+                return key
+        return None
+
+    def _lock(self, key: RoundKey) -> asyncio.Lock:
+        return self._locks.setdefault(key, asyncio.Lock())
 
     def queue(self, key: RoundKey, asked: bool = False) -> bool:
         """Analyse ``key`` when its turn comes; False if the queue is full (a round due in
@@ -192,31 +245,52 @@ class Analyst:
 
     async def _work(self) -> None:
         while True:
-            while not self._queue:
+            if self._queue:
+                key = self._queue.popleft()
+                self._running.add(key)
+                try:
+                    async with self._lock(key):
+                        await self._analyse(key)
+                except StorageError as error:  # still due: the sweep queues it again
+                    self._outage.failed(error, "rounds stay due, analysed once it is back")
+                except Exception:
+                    log.exception("analysis of %s failed", key)
+                else:
+                    self._outage.back()
+                finally:
+                    self._running.discard(key)
+                    self._known.discard(key)
+                    self._locks.pop(key, None)
+                continue
+            part = self._part_due()
+            if part is None:
                 self._ready.clear()
                 await self._ready.wait()
-            key = self._queue.popleft()
-            self._running.add(key)
+                continue
+            self._running.add(part)
             try:
-                await self._analyse(key)
-            except StorageError as error:  # still due: the sweep queues it again
-                self._outage.failed(error, "rounds stay due, analysed once it is back")
+                async with self._lock(part):
+                    await self._analyse_part(part)
+            except (StorageError, ValueError, concurrent.futures.BrokenExecutor) as error:
+                # the round is analysed whole when it ends
+                log.info("part of the analysis of %s not made: %s", part, error)
+                self._forget_parts(part)
+                if isinstance(error, concurrent.futures.BrokenExecutor):
+                    self._stop_pool()  # a worker died: a new pool for what comes next
             except Exception:
-                log.exception("analysis of %s failed", key)
-            else:
-                self._outage.back()
+                log.exception("part of the analysis of %s failed", part)
+                self._forget_parts(part)
             finally:
-                self._running.discard(key)
-                self._known.discard(key)
+                self._running.discard(part)
 
-    async def _analyse(self, key: RoundKey) -> None:
+    async def _analyse_part(self, key: RoundKey) -> None:
+        """Analyse the decisions of round ``key`` played since its last part."""
         code, match_number, round_number = key
-        stored = await self.storage.fetch_analysis(code, match_number, round_number)
-        if stored is not None and not stored.due:
-            return  # made already (before a restart, or by the table's previous owner)
         match = await self.storage.fetch_match(code, match_number)
         if match is None:
-            return  # the table was deleted meanwhile
+            self._forget_parts(key)
+            return
+        done, _ = self._parts.get(key, ([], 0))
         job = functools.partial(
             analyse_match_round,
             match.rules,
@@ -224,6 +298,31 @@ class Analyst:
             match.moves,
             round_number,
             worlds=self.worlds,
+            first=len(done),
+        )
+        decisions = await asyncio.get_running_loop().run_in_executor(self._executor(), job)
+        if key in self._played:  # (not forgotten meanwhile)
+            self._parts[key] = (done + decisions, len(match.moves))
+        self.parts_analysed += 1
+
+    async def _analyse(self, key: RoundKey) -> None:
+        code, match_number, round_number = key
+        stored = await self.storage.fetch_analysis(code, match_number, round_number)
+        if stored is not None and not stored.due:
+            self._forget_parts(key)
+            return  # made already (before a restart, or by the table's previous owner)
+        match = await self.storage.fetch_match(code, match_number)
+        if match is None:
+            return  # the table was deleted meanwhile
+        done, _ = self._parts.get(key, ([], 0))
+        job = functools.partial(
+            analyse_match_round,
+            match.rules,
+            match.seed,
+            match.moves,
+            round_number,
+            worlds=self.worlds,
+            first=len(done),
         )
         warm = self._pool is not None  # (a new pool spends its first seconds starting)
         started = time.monotonic()
@@ -238,7 +337,10 @@ class Analyst:
             error = "the worker analysing this round died"
         except ValueError as problem:  # moves the engine refuses: a damaged match
             error = str(problem)
-        if warm and error is None:
+        if decisions is not None:
+            decisions = fill_graph(done + decisions)
+        self._forget_parts(key)
+        if warm and error is None and not done:  # (a round's last part is no whole round)
             self._seconds = time.monotonic() - started
         if error is not None:
             log.error("cannot analyse round %d of match %d of %s: %s", *key[::-1], error)

@@ -77,7 +77,7 @@ def audience(
 
 def rounds_ended(stored: StoredMatch) -> int:
     """How many rounds of a stored match have ended (CPU: the match is replayed)."""
-    return len(Match.replay(Rules(**stored.rules), stored.seed, stored.moves).results)
+    return len(Match.replay(Rules.from_dict(stored.rules), stored.seed, stored.moves).results)
 
 
 def check_round(round_number: int, ended: int, over: bool) -> None:

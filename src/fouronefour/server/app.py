@@ -21,6 +21,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..bots.levels import LEVELS
+from ..engine.rules import BOMB_LADDERS, MIN_PLAYERS
 from . import invites
 from .admission import Admission
 from .analysis import SWEEP_SECONDS, Analyst
@@ -37,6 +39,7 @@ from .errors import ErrorCode, TableError
 from .fanout import Fanout
 from .invites import new_invite
 from .lessons import lesson_router
+from .model import HOOK_MODES, ONLINE_MAX_DECKS, ONLINE_MAX_PLAYERS
 from .outage import Outage
 from .outbox import Outbox, Sender
 from .ratelimit import AddressBuckets, address_key
@@ -48,9 +51,6 @@ from .settings import ROUND_PAUSE_SECONDS_RANGE
 from .storage import Storage, StorageError, StoredAnalysis, StoredTable, written_unless_failing
 from .table import (
     HOOK_SECONDS_RANGE,
-    MAX_DECKS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     NAME_LENGTH,
     TURN_SECONDS_RANGE,
     Table,
@@ -81,8 +81,11 @@ _STATUS = {
     ErrorCode.OWNER_UNAVAILABLE: 503,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.BAD_TOKEN: 403,
+    ErrorCode.KICKED: 403,
     ErrorCode.NOT_FINISHED: 409,
-    ErrorCode.ANALYSIS_PENDING: 409,
+    # Not an error status: asking again is the expected way to wait, and a browser logs
+    # every 4xx answer as a failed request in its console.
+    ErrorCode.ANALYSIS_PENDING: 202,
     ErrorCode.NO_ANALYSIS: 404,
 }
 
@@ -449,6 +452,7 @@ def create_app(
             {
                 "protocol": PROTOCOL,
                 "bots": available_bots(),
+                "levels": [level.to_dict() for level in LEVELS],
                 "default_bot": defaults.bot,
                 "defaults": {
                     **{
@@ -460,8 +464,8 @@ def create_app(
                 },
                 "limits": {
                     "min_players": MIN_PLAYERS,
-                    "max_players": MAX_PLAYERS,
-                    "max_decks": MAX_DECKS,
+                    "max_players": ONLINE_MAX_PLAYERS,
+                    "max_decks": ONLINE_MAX_DECKS,
                     "name_length": NAME_LENGTH,
                     "max_message_bytes": config.max_message_bytes,
                     "turn_seconds": list(TURN_SECONDS_RANGE),
@@ -469,6 +473,7 @@ def create_app(
                     "round_pause_seconds": list(ROUND_PAUSE_SECONDS_RANGE),
                     "chat_length": CHAT_LENGTH,
                 },
+                "choices": {"bomb_ladder": list(BOMB_LADDERS), "hook_mode": list(HOOK_MODES)},
                 "chat": {
                     "phrases": list(PHRASES),
                     "lines": CHAT_LINES,
@@ -515,11 +520,11 @@ def create_app(
 
     def join_table(table: Table, body: dict[str, Any]) -> dict[str, Any]:
         invited(table, body)
-        token = table.seating.join(body.get("name"), body.get("seat"))
+        token = table.seating.join(body.get("name"), body.get("seat"), body.get("token"))
         return {"seat": table.seat_for_token(token), "token": token, "table": table.summary()}
 
     def claim_seat(table: Table, body: dict[str, Any]) -> dict[str, Any]:
-        seat, token = table.handoffs.claim(body.get("handoff"), body.get("name"))
+        seat, token = table.handoffs.claim(body.get("handoff"), body.get("name"), body.get("token"))
         return {"seat": seat, "token": token, "table": table.summary()}
 
     def invited(table: Table, body: dict[str, Any]) -> None:

@@ -11,11 +11,14 @@ import asyncio
 import concurrent.futures
 import logging
 import multiprocessing
+import os
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from .. import bots
+from ..bots.levels import LEVELS
+from .workers import worker_init
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +70,13 @@ class BotRunner(Protocol):
     def close(self) -> None: ...
 
 
-#: Bots cheap enough to run in a thread: they never hold the GIL for long.
+#: The level a new table's bots play unless the host picks another (bots.levels).
+DEFAULT_LEVEL = "strong"
+
+#: Bots cheap enough to run in a thread: they never hold the GIL for long (and the levels
+#: that play one of them).
 CHEAP_BOTS = frozenset({"random", "greedy", "learned"})
+CHEAP_BOTS |= {level.name for level in LEVELS if level.bot in CHEAP_BOTS}
 
 
 class ExecutorBotRunner:
@@ -88,8 +96,12 @@ class ExecutorBotRunner:
         if bot_name in CHEAP_BOTS or self._process_count <= 0:
             return self._threads
         if self._processes is None:
+            # They end with the server, even one killed with SIGKILL (workers.py).
             self._processes = concurrent.futures.ProcessPoolExecutor(
-                self._process_count, mp_context=multiprocessing.get_context("spawn")
+                self._process_count,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=worker_init,
+                initargs=(os.getpid(),),
             )
         return self._processes
 

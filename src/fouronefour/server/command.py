@@ -272,7 +272,7 @@ def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
     """How ``serve`` runs uvicorn: its HTTP protocol guarded (guard.py), small frames."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-    from .guard import guarded_protocol
+    from .guard import PING_SECONDS, PONG_SECONDS, guarded_protocol
 
     return {
         "host": config.host,
@@ -283,6 +283,10 @@ def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
             config.max_connections_per_address,
             config.limit_loopback,
         ),
+        # An idle keep-alive connection gets the request deadline, not uvicorn's 5 s.
+        "timeout_keep_alive": config.request_timeout,
+        "ws_ping_interval": PING_SECONDS,
+        "ws_ping_timeout": PONG_SECONDS,
         "ws_max_size": config.max_frame_bytes,
         # Browsers always offer compression: it costs CPU on every message, and moves are small.
         "ws_per_message_deflate": False,

@@ -34,6 +34,14 @@ from .ratelimit import address_key
 
 #: Bytes of a request line and headers: as Node's default (browsers send about 1 KB here).
 MAX_HEAD = 16 * 1024
+#: A WebSocket's keep-alive: the server sends a ping frame every ``PING_SECONDS``, and a
+#: connection that has not answered one within ``PONG_SECONDS`` (a client gone without
+#: closing, or one that stopped reading its socket) is closed with 1011 "keepalive ping
+#: timeout" (docs/protocol.md section 3). Browsers answer pings in their network stack even
+#: in a tab in the background, so only a dead link goes unanswered: 20 s rides out a phone's
+#: tunnel or cell handover, and a vanished player's seat shows offline within 40 s.
+PING_SECONDS = 20.0
+PONG_SECONDS = 20.0
 #: Addresses kept before the next sweep of those whose connections have all closed.
 MIN_SWEEP = 1024
 

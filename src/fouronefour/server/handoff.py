@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from . import invites
 from .errors import ErrorCode, TableError
 from .model import Ack, check_name, hash_token, ms
-from .seating import check_seat
+from .seating import check_seat, refuse_removed
 from .storage import ChangeExtra, StoredHandoff
 
 if TYPE_CHECKING:
@@ -26,9 +26,10 @@ HANDOFF_SECONDS = 600.0
 
 
 class Handoffs:
-    """The pending handoffs of one table: seat -> (secret hash, expiry in seconds)."""
+    """The pending handoffs of one table: seat -> (secret hash, expiry in seconds), and the
+    seats whose handoff the host offered (which may seat a player the host removed)."""
 
-    __slots__ = ("_pending", "_table")
+    __slots__ = ("_by_host", "_pending", "_table")
 
     def __init__(self, table: Table, stored: list[StoredHandoff]) -> None:
         self._table = table
@@ -37,6 +38,8 @@ class Handoffs:
             for h in stored
             if h.secret_hash is not None
         }
+        # (Not stored: after a restart a removed player needs a new handoff from the host.)
+        self._by_host: set[int] = set()
 
     def offer(self, actor: int, seat: object) -> Ack:
         """A new secret for ``seat`` (replacing any earlier one), written before the ack."""
@@ -50,6 +53,10 @@ class Handoffs:
         secret = secrets.token_urlsafe(24)
         expires_at = table.scheduler.now() + HANDOFF_SECONDS
         self._pending[number] = (hash_token(secret), expires_at)
+        if actor == table.host_seat:
+            self._by_host.add(number)
+        else:
+            self._by_host.discard(number)
         table.write(
             ChangeExtra(handoffs=(StoredHandoff(number, hash_token(secret), ms(expires_at)),))
         )
@@ -58,8 +65,10 @@ class Handoffs:
             handoff={"seat": number, "secret": secret, "expires_at": ms(expires_at)},
         )
 
-    def claim(self, secret: object, name: object) -> tuple[int, str]:
-        """Take the seat ``secret`` was made for; returns the seat and its new token."""
+    def claim(self, secret: object, name: object, token: object = None) -> tuple[int, str]:
+        """Take the seat ``secret`` was made for; returns the seat and its new token.
+        ``token``: the claimant's token at this table, if they had one: a player the host
+        removed may claim only a handoff the host offered, which lets them back."""
         table = self._table
         table.check_writable()
         seat = self._find(secret)
@@ -79,8 +88,12 @@ class Handoffs:
                 ErrorCode.WRONG_STATUS,
                 "a bot's seat is taken between rounds: try again at the end of this round",
             )
-        token = table.seating.hand_over(seat, clean)
-        return seat, token
+        let_back = None
+        if token is not None and table.was_removed(token):
+            if seat not in self._by_host:
+                refuse_removed(table, token)
+            let_back = hash_token(str(token))
+        return seat, table.seating.hand_over(seat, clean, let_back)
 
     def _find(self, secret: object) -> int | None:
         if not isinstance(secret, str) or not secret or len(secret) > 200:
@@ -94,6 +107,7 @@ class Handoffs:
 
     def void(self, *seats: int) -> tuple[StoredHandoff, ...]:
         """Forget the handoffs of ``seats``; what to write for it."""
+        self._by_host.difference_update(seats)
         return tuple(
             StoredHandoff(seat, None) for seat in seats if self._pending.pop(seat, None) is not None
         )

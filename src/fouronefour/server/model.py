@@ -12,6 +12,7 @@ from typing import Any, Literal
 import orjson
 
 from ..engine import Rules
+from ..engine.rules import MIN_PLAYERS, RULE_FIELDS
 from .botrunner import available_bots
 from .config import HOOK_SECONDS_RANGE as HOOK_SECONDS_RANGE
 from .config import TURN_SECONDS_RANGE as TURN_SECONDS_RANGE
@@ -19,11 +20,14 @@ from .errors import ErrorCode, TableError
 from .storage import StoredSeat
 
 HookMode = Literal["fast", "fair"]
+#: The hook windows a table may have: fair (a window after every single) or fast.
+HOOK_MODES: tuple[HookMode, ...] = ("fair", "fast")
 Status = Literal["lobby", "playing", "finished"]
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 12
-MAX_DECKS = 8
+#: What an online table may seat and deal, within what the rules allow (engine.rules): the
+#: limits of a table a server hosts, kept to what a screen shows and a process serves well.
+ONLINE_MAX_PLAYERS = 12
+ONLINE_MAX_DECKS = 8
 NAME_LENGTH = 24
 #: The options a create request may give (besides the host's ``name`` and ``seat`` and
 #: the first settings).
@@ -52,19 +56,41 @@ def hash_token(token: str) -> str:
 JOINERS = frozenset("\u200c\u200d")
 
 
+#: Letters and symbols by their Unicode class that show nothing: the Hangul fillers (a
+#: line of U+3164 showed as an empty message) and the braille blank.
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Combining marks on one character: Vietnamese and Indic text need two or three; "a" with
+#: 199 marks ("Zalgo") draws over the lines around it.
+MAX_MARKS = 4
+
+
 def unshown(text: str) -> str | None:
     """Why ``text`` cannot be shown as one line as it is, or None: a line break, a control
     character, or a format character other than a joiner (the bidi overrides and isolates
-    that make a line read as another: "\u202egnp.exe")."""
+    that make a line read as another: "\u202egnp.exe"); nothing visible (joiners, blank
+    letters, spaces, marks only); more than :data:`MAX_MARKS` marks on one character."""
+    marks = 0
+    shown = False
     for char in text:
+        kind = unicodedata.category(char)
+        if kind[0] == "M":
+            marks += 1
+            if marks > MAX_MARKS:
+                return f"at most {MAX_MARKS} combining marks on a character"
+            continue
+        marks = 0
         if char.isprintable() or char in JOINERS:
+            # Letters, numbers, punctuation and symbols show; spaces, joiners, blanks not.
+            shown = shown or (kind[0] in "LNPS" and char not in BLANKS)
             continue
         if char in "\r\n\u2028\u2029":
             return "no line breaks"
-        kind = "control" if unicodedata.category(char) == "Cc" else "invisible or direction"
+        kind = "control" if kind == "Cc" else "invisible or direction"
         return f"no {kind} characters (U+{ord(char):04X})"
     if not text.strip("".join(JOINERS)):
         return "visible characters, not joiners only"
+    if not shown:
+        return "visible characters, not blank ones only"
     return None
 
 
@@ -122,33 +148,27 @@ class TableOptions:
     @classmethod
     def from_request(cls, data: dict[str, Any], defaults: TableOptions) -> TableOptions:
         """Options from a create request, checked; missing fields take ``defaults``."""
-        players = data.get("players", defaults.rules.players)
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise TableError(ErrorCode.BAD_OPTION, "players must be an integer")
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise TableError(
-                ErrorCode.BAD_OPTION, f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}"
-            )
-        decks = data.get("decks")
-        if decks is not None and (
-            isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS
-        ):
-            raise TableError(ErrorCode.BAD_OPTION, f"decks must be 1 to {MAX_DECKS} or null")
-        flags = {}
-        for flag in ("hooking", "tribute"):
-            value = data.get(flag, getattr(defaults.rules, flag))
-            if not isinstance(value, bool):
-                raise TableError(ErrorCode.BAD_OPTION, f"{flag} must be true or false")
-            flags[flag] = value
-        ladder = data.get("bomb_ladder", defaults.rules.bomb_ladder)
-        if ladder not in ("listed", "size"):
-            raise TableError(ErrorCode.BAD_OPTION, "bomb_ladder must be 'listed' or 'size'")
+        # the defaults' decks are left out: unless the request names them, they follow its players
+        rule_options = defaults.rules.to_dict()
+        del rule_options["decks"]
+        rule_options.update((key, data[key]) for key in RULE_FIELDS if key in data)
         try:
-            rules = Rules(players=players, decks=decks, bomb_ladder=ladder, **flags)
+            rules = Rules.from_dict(rule_options)
         except ValueError as error:
             raise TableError(ErrorCode.BAD_OPTION, str(error)) from None
+        if rules.players > ONLINE_MAX_PLAYERS:
+            raise TableError(
+                ErrorCode.BAD_OPTION,
+                f"an online table seats {MIN_PLAYERS} to {ONLINE_MAX_PLAYERS} players, "
+                f"not {rules.players}",
+            )
+        if rules.deck_count > ONLINE_MAX_DECKS:
+            raise TableError(
+                ErrorCode.BAD_OPTION,
+                f"an online table deals 1 to {ONLINE_MAX_DECKS} decks, not {rules.deck_count}",
+            )
         mode = data.get("hook_mode", defaults.hook_mode)
-        if mode not in ("fast", "fair"):
+        if mode not in HOOK_MODES:
             raise TableError(ErrorCode.BAD_OPTION, "hook_mode must be 'fast' or 'fair'")
         bot = data.get("bot", defaults.bot)
         if not isinstance(bot, str) or bot not in available_bots():
@@ -170,15 +190,8 @@ class TableOptions:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableOptions:
         """Options as stored (trusted: written by :meth:`to_dict`)."""
-        rules = Rules(
-            players=data["players"],
-            decks=data["decks"],
-            hooking=data["hooking"],
-            tribute=data["tribute"],
-            bomb_ladder=data["bomb_ladder"],
-        )
         return cls(
-            rules,
+            Rules.from_dict({key: data[key] for key in RULE_FIELDS}),
             float(data["turn_seconds"]),
             float(data["hook_seconds"]),
             data["hook_mode"],

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from .admission import Admission
 from .analysis import Analyst
-from .botrunner import BotRunner, available_bots
+from .botrunner import DEFAULT_LEVEL, BotRunner, available_bots
 from .clock import Scheduler
 from .config import ServerConfig
 from .errors import ErrorCode, TableError
@@ -79,7 +79,8 @@ def seed_stream(seed: int | None) -> Callable[[], int]:
 
 
 def default_bot() -> str:
-    return "greedy" if "greedy" in available_bots() else "random"
+    """The bots of a new table unless the host picks: the Strong level (the greedy rules)."""
+    return DEFAULT_LEVEL if DEFAULT_LEVEL in available_bots() else "random"
 
 
 class TableRegistry:

@@ -19,7 +19,7 @@ def build_replay(code: str, stored: StoredMatch, seats: list[dict[str, Any]]) ->
     """The whole of a finished match; only for matches that are over (hands are shown)."""
     if not stored.over:
         raise ValueError("replays are only for finished matches")
-    rules = Rules(**stored.rules)
+    rules = Rules.from_dict(stored.rules)
     match = Match(rules, stored.seed)
     rounds = [
         {
@@ -86,7 +86,7 @@ def match_summary(summary: MatchSummary, stored: StoredMatch | None) -> dict[str
     were kept has them read from its moves (``stored``)."""
     winning_team, rounds = summary.winning_team, summary.rounds
     if (winning_team is None or rounds is None) and stored is not None:
-        match = Match.replay(Rules(**stored.rules), stored.seed, stored.moves)
+        match = Match.replay(Rules.from_dict(stored.rules), stored.seed, stored.moves)
         winning_team, rounds = match.winning_team, len(match.results)
     return {
         "match": summary.number,

@@ -27,6 +27,16 @@ def check_seat(seat: object, players: int, field: str = "seat") -> int:
     return seat
 
 
+def refuse_removed(table: Table, token: object) -> None:
+    """``kicked`` for a player the host removed from ``table`` (known by their token)."""
+    if token is not None and table.was_removed(token):
+        raise TableError(
+            ErrorCode.KICKED,
+            "the host removed you from this table: only a seat handoff from the host seats "
+            "you here again",
+        )
+
+
 class Seating:
     """The seats of one table and the changes to them."""
 
@@ -35,10 +45,13 @@ class Seating:
     def __init__(self, table: Table) -> None:
         self._table = table
 
-    def join(self, name: object, seat: object) -> str:
-        """Take a free (or bot) seat before a match or between matches; returns its token."""
+    def join(self, name: object, seat: object, token: object = None) -> str:
+        """Take a free (or bot) seat before a match or between matches; returns its token.
+        ``token``: the player's token at this table, if they had one (a removed player's is
+        refused, ``kicked``)."""
         table = self._table
         table.check_writable()
+        refuse_removed(table, token)
         clean = check_name(name)
         if table.status == "playing":
             raise TableError(
@@ -108,12 +121,15 @@ class Seating:
         state = table.seats[check_seat(seat, table.players)]
         if state.seat == table.host_seat or state.kind == "empty":
             raise TableError(ErrorCode.BAD_SEAT, f"seat {state.seat} is the host's or empty")
+        if state.token_hash is not None:  # (a player: known by the token they had)
+            table.removed.add(state.token_hash)
         state.name, state.kind, state.token_hash = None, "empty", None
         state.connections, state.away = 0, False
         table.chat.forget_seat(state.seat)
         table.commit(
             [{"type": "seat", **state.public()}],
             seats=(state.stored(),),
+            row=True,
             extra=ChangeExtra(handoffs=table.handoffs.void(state.seat)),
             seat_changes=SeatChanges(revoked={state.seat: ErrorCode.KICKED}),
         )
@@ -138,6 +154,7 @@ class Seating:
             table.host_seat = b.seat if table.host_seat == a.seat else a.seat
         table.chat.forget_seat(a.seat)
         table.chat.forget_seat(b.seat)
+        table.views.resend(a.seat, b.seat)
         table.commit(
             [
                 {"type": "seats_swapped", "seats": [a.seat, b.seat], "host_seat": table.host_seat},
@@ -151,11 +168,14 @@ class Seating:
         )
         return Ack(table.version)
 
-    def hand_over(self, seat: int, name: str) -> str:
+    def hand_over(self, seat: int, name: str, let_back: str | None = None) -> str:
         """``seat`` becomes the claimant's (a handoff): a new token; the old one's connections
-        are told and closed. A human seat keeps its cards and pending decision."""
+        are told and closed. A human seat keeps its cards and pending decision.
+        ``let_back``: the token hash of a removed player the host handed the seat to."""
         table = self._table
         state = table.seats[seat]
+        if let_back is not None:
+            table.removed.discard(let_back)
         token = secrets.token_urlsafe(24)
         state.name, state.kind, state.token_hash = name, "human", hash_token(token)
         state.connections = 0
@@ -167,6 +187,7 @@ class Seating:
         table.commit(
             [{"type": "seat", **state.public()}],
             seats=(state.stored(),),
+            row=let_back is not None,
             extra=ChangeExtra(handoffs=table.handoffs.void(seat)),
             seat_changes=SeatChanges(revoked={seat: ErrorCode.BAD_TOKEN}),
         )

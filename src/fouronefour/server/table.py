@@ -30,9 +30,6 @@ from .handoff import Handoffs
 from .hosttools import HostTools
 from .model import (
     HOOK_SECONDS_RANGE,
-    MAX_DECKS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     NAME_LENGTH,
     TURN_SECONDS_RANGE,
     Ack,
@@ -64,6 +61,8 @@ from .windows import Claimable, ClaimWindows, Window
 
 #: Updates kept per table for reconnecting clients; older ``since`` values get a snapshot.
 HISTORY = 64
+#: The key of the removed players' token hashes in the stored row's settings (never sent).
+REMOVED_KEY = "removed"
 #: How often a timer or bot that met an unwritable database tries again.
 STORAGE_RETRY_SECONDS = 0.5
 #: Client ids of accepted moves remembered per seat, to answer a resent move with its ack.
@@ -74,9 +73,6 @@ MOVE_CHARS = 200
 TIMER_SLACK_SECONDS = 0.001
 __all__ = [
     "HOOK_SECONDS_RANGE",
-    "MAX_DECKS",
-    "MAX_PLAYERS",
-    "MIN_PLAYERS",
     "NAME_LENGTH",
     "TURN_SECONDS_RANGE",
     "Ack",
@@ -118,6 +114,9 @@ class Table:
         self.finished_matches: list[int] = []
         #: The host paused the table (docs/protocol.md section 5).
         self.paused = False
+        #: The token hashes of the players the host removed (kick): not seated here again
+        #: unless the host hands them a seat (seating.py). Kept in the row's settings.
+        self.removed: set[str] = set()
         #: Decisions taken in the current match (the next move's index in storage).
         self.move_count = 0
         #: The version at which each seat's pending decision was offered.
@@ -204,6 +203,7 @@ class Table:
         table.match_number = stored.match_number
         table.finished_matches = list(stored.finished_matches)
         table.paused = stored.paused and table.status == "playing"
+        table.removed = set(stored.settings.get(REMOVED_KEY, ()))
         table.chat = TableChat(table, stored.chat)
         table.handoffs = Handoffs(table, stored.handoffs)
         table._claims = stored.claims
@@ -312,12 +312,22 @@ class Table:
         """A new player has the seat: what the table remembers of the old one goes."""
         self._accepted.pop(seat, None)
 
+    def was_removed(self, token: object) -> bool:
+        """Whether ``token`` is a player's the host removed from this table."""
+        if not isinstance(token, str) or not token or len(token) > 200:
+            return False
+        digest = hash_token(token)
+        return any(hmac.compare_digest(digest, removed) for removed in self.removed)
+
     def row(self) -> TableRow:
         """The seldom-changing columns of the table's stored row, as they are now."""
         pause = self.round_pause.current
+        settings = self.settings.to_dict()
+        if self.removed:  # (in the settings' JSON: a few hashes, no column of their own)
+            settings[REMOVED_KEY] = sorted(self.removed)
         return TableRow(
             self.host_seat,
-            self.settings.to_dict(),
+            settings,
             self.paused,
             0 if pause is None else pause.round_number,
         )
@@ -584,6 +594,15 @@ class Table:
             assert analyst is not None
             analyst.round_ended(
                 self.code, self.match_number, len(after.results), self._storage.staged_seq
+            )
+        elif analyst is not None and analyst.enabled and not over and moves:
+            # the round goes on: its decisions so far may be analysed while it is played
+            analyst.round_progressed(
+                self.code,
+                self.match_number,
+                len(after.results) + 1,
+                self.move_count,
+                self._storage.staged_seq,
             )
 
     # ------------------------------------------------------------ commit and timers

@@ -180,6 +180,13 @@ class SeatViews:
                 private[state.seat] = self._private_dict(state.seat, current)
         return private
 
+    def resend(self, *seats: int) -> None:
+        """The next update carries these seats' ``you`` even if unchanged: their connections
+        now act for another seat (the host swapped two seats), and what they hold is the
+        old seat's."""
+        for seat in seats:
+            self._last_private.pop(seat, None)
+
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         """Everything a fresh connection of ``seat`` (None: a spectator) needs."""
         table = self._table

@@ -81,12 +81,6 @@ export function betterText(decision) {
   });
 }
 
-/** "Blunder. Better: 4 4 (…)": a decision's label, and the better move if it was marked. */
-export function verdictText(decision) {
-  const label = labelText(decision.label);
-  return MARKED.has(decision.label) ? `${label}. ${betterText(decision)}` : label;
-}
-
 /** A decision's label as a coloured chip with its name in words. */
 export function labelChip(decision) {
   const chip = el("span", `analysis-label label-${decision.label}`, labelText(decision.label));
@@ -94,9 +88,16 @@ export function labelChip(decision) {
   return chip;
 }
 
-/** Team 0's chance to win before each decision (each mover judged their own team's). */
+/**
+ * Team 0's chance to win before each decision, as a spectator would estimate it (no hand
+ * known: docs/analysis.md, "The graph"), so the line moves when the game does and not when
+ * the turn passes. An analysis without it (older servers) falls back on each mover's own.
+ */
 function teamZeroChances(decisions) {
-  return decisions.map((d) => (d.seat % 2 === 0 ? d.win_chance : 1 - d.win_chance));
+  return decisions.map((d) => {
+    if (typeof d.spectator_chance === "number") return d.spectator_chance;
+    return d.seat % 2 === 0 ? d.win_chance : 1 - d.win_chance;
+  });
 }
 
 /**

@@ -152,6 +152,8 @@ function connect(code, token) {
       }
       if (error.code === "bad_token" || error.code === "kicked") {
         // The stored seat is no longer valid (another server, or a reset): watch instead.
+        // Removed by the host: keep the token, by which the server knows this player.
+        if (error.code === "kicked" && conn.token) storage.setRemoved(code, conn.token);
         storage.forgetSeat(code);
         showError(error);
         conn.reopenAs(null);

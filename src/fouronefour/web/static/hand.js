@@ -3,14 +3,22 @@
 // Play is enabled only when the selection, written canonically, is one of the decision's
 // legal moves (the server checks again). The selection is this page's own: it is dropped
 // when the hand changes.
+//
+// Choosing on a phone: once cards are selected on the player's turn, a strip just above the
+// hand offers the legal moves that contain them (the private state's `legal_moves`): one
+// more tap selects a whole straight, double dragon or bomb. Tapping cards keeps selecting by
+// hand. The hand is sorted by rank (the server's order) or by combination (singles, pairs,
+// then the bombs together), as the player chose; with a keyboard, each button shows its key.
 
 import { t } from "./i18n.js";
-import { canonicalMove, cardElement, indexesForMove } from "./cards.js";
-import { hintOrder } from "./moves.js";
-import { $ } from "./dom.js";
+import { canonicalMove, cardElement, indexesForMove, moveElement, moveLabel } from "./cards.js";
+import { hintOrder, isBomb, moveKind } from "./moves.js";
+import { $, button, el } from "./dom.js";
 import { decisionOf } from "./state.js";
 import { request, session } from "./session.js";
 import { showError, toast } from "./toast.js";
+
+const SORT_KEY = "414.sort";
 
 const ui = {
   selection: new Set(), // indexes into you.hand
@@ -18,6 +26,7 @@ const ui = {
   hints: { prompt: null, moves: [], index: -1 },
   sending: false,
   typed: [], // indexes chosen by typing, the latest last (Backspace drops it)
+  sort: localStorage.getItem(SORT_KEY) === "combo" ? "combo" : "rank",
 };
 
 export function resetHand() {
@@ -47,10 +56,18 @@ export function renderHand() {
   const you = state.you;
   const isPlayer = state.role === "player" && you;
   $("actions").hidden = !isPlayer;
+  document.querySelector(".hand-keys-section").hidden = !isPlayer;
   if (!isPlayer) {
+    $("hand-moves").hidden = true;
     const note = document.createElement("div");
     note.className = "hand-empty";
+    note.dataset.testid = "watching-note";
     note.textContent = t("watching_note");
+    // Someone who opens the invite link on a new device mid-match lands here, not at their
+    // seat: say so, and how to get it back (a seat link from the old device or the host).
+    const help = el("span", "spectator-help", t("spectator_seat_help", { handoff: t("handoff_mine") }));
+    help.dataset.testid = "spectator-help";
+    note.append(help);
     handBox.replaceChildren(note);
     return;
   }
@@ -65,17 +82,20 @@ export function renderHand() {
     handBox.replaceChildren(note);
   } else {
     const level = state.state ? state.state.level : null;
-    layoutHand(handBox, you.hand, { level, selection: ui.selection, onToggle: toggleCard });
+    const order = ui.sort === "combo" ? comboOrder(you.hand) : null;
+    layoutHand(handBox, you.hand, { level, selection: ui.selection, onToggle: toggleCard, order });
   }
   updateActionButtons();
 }
 
 /**
  * Cards in rows that fit the width, overlapping just enough to keep a finger-wide strip.
- * `selection` holds the indexes shown raised; a tap calls `onToggle(index)`. (The lessons,
- * lesson.js, lay out their hand with it too.)
+ * `selection` holds the indexes shown raised; a tap calls `onToggle(index)`; `order` (the
+ * indexes in the order shown) defaults to the hand's own. (The lessons, lesson.js, lay out
+ * their hand with it too.)
  */
-export function layoutHand(handBox, cards, { level = null, selection = new Set(), onToggle = () => {} } = {}) {
+export function layoutHand(handBox, cards, { level = null, selection = new Set(), onToggle = () => {}, order = null } = {}) {
+  const shown = order || [...cards].map((_, index) => index);
   const width = handBox.clientWidth || 320;
   const sample = cardElement("2", { size: "hand" });
   sample.style.visibility = "hidden";
@@ -92,11 +112,12 @@ export function layoutHand(handBox, cards, { level = null, selection = new Set()
     row.className = "hand-row";
     const count = Math.min(inRow, cards.length - start);
     const strip = count > 1 ? Math.min(cardWidth + 4, (width - cardWidth) / (count - 1)) : cardWidth;
-    for (let index = start; index < start + count; index += 1) {
+    for (let place = start; place < start + count; place += 1) {
+      const index = shown[place];
       const card = cardElement(cards[index], { size: "hand", level, button: true });
       card.dataset.index = String(index);
       card.dataset.testid = "hand-card";
-      if (index > start) card.style.marginLeft = `${strip - cardWidth}px`;
+      if (place > start) card.style.marginLeft = `${strip - cardWidth}px`;
       if (selection.has(index)) card.classList.add("selected");
       card.setAttribute("aria-pressed", selection.has(index) ? "true" : "false");
       card.addEventListener("click", () => onToggle(index));
@@ -114,6 +135,156 @@ function paintSelection() {
     card.setAttribute("aria-pressed", selected ? "true" : "false");
   }
   updateActionButtons();
+}
+
+/**
+ * The hand by combination: singles, then pairs, then the bombs together (n of a kind,
+ * 4 4 A when the two 4s are no bomb of their own, the jokers when two or more), each
+ * group in the round's order. Indexes into `cards` (lowest first in the round's order).
+ */
+export function comboOrder(cards) {
+  const byRank = new Map();
+  [...cards].forEach((rank, index) => {
+    if (!byRank.has(rank)) byRank.set(rank, []);
+    byRank.get(rank).push(index);
+  });
+  const singles = [];
+  const pairs = [];
+  const bombs = [];
+  const jokers = [...(byRank.get("B") || []), ...(byRank.get("R") || [])];
+  const fours = byRank.get("4") || [];
+  const aces = byRank.get("A") || [];
+  const fourFourAce = fours.length === 2 && aces.length > 0;
+  for (const [rank, indexes] of byRank) {
+    if (rank === "B" || rank === "R") continue;
+    if (fourFourAce && rank === "4") continue;
+    const own = fourFourAce && rank === "A" ? indexes.slice(0, -1) : indexes;
+    if (own.length >= 3) bombs.push(...own);
+    else if (own.length === 2) pairs.push(...own);
+    else singles.push(...own);
+  }
+  if (fourFourAce) bombs.push(...fours, aces[aces.length - 1]);
+  if (jokers.length >= 2) bombs.push(...jokers);
+  else singles.push(...jokers);
+  return [...singles, ...pairs, ...bombs];
+}
+
+/**
+ * The legal moves that hold every selected card (as ranks), the selection itself left out:
+ * long combinations first, the bombs last.
+ */
+function candidateMoves() {
+  const state = session.state;
+  if (decisionOf(state) !== "play" || !ui.selection.size) return [];
+  const chosen = selectedMove();
+  const need = countRanks(chosen);
+  const moves = (state.you.legal_moves || []).filter((move) => {
+    if (move === "pass" || move === chosen) return false;
+    const have = countRanks(move);
+    return [...need].every(([rank, n]) => (have.get(rank) || 0) >= n);
+  });
+  const order = state.state ? state.state.order : "";
+  const power = new Map(hintOrder(moves, order).map((move, i) => [move, i]));
+  return moves.sort((a, b) => {
+    const bombA = isBomb(a) ? 1 : 0;
+    const bombB = isBomb(b) ? 1 : 0;
+    return bombA - bombB || (bombA ? 0 : b.length - a.length) || power.get(a) - power.get(b);
+  });
+}
+
+function countRanks(move) {
+  const counts = new Map();
+  for (const rank of move) counts.set(rank, (counts.get(rank) || 0) + 1);
+  return counts;
+}
+
+/** Select `move`, keeping the cards already selected that belong to it. */
+function chooseMove(move) {
+  const cards = hand();
+  const need = countRanks(move);
+  const picked = [];
+  for (const index of ui.selection) {
+    const rank = cards[index];
+    if ((need.get(rank) || 0) > 0) {
+      need.set(rank, need.get(rank) - 1);
+      picked.push(index);
+    }
+  }
+  const rest = [...need].flatMap(([rank, n]) => Array(n).fill(rank)).join("");
+  // The leftmost other cards of the ranks still needed (the picked ones blanked out).
+  const others = indexesForMove([...cards].map((rank, index) => (picked.includes(index) ? "" : rank)), rest);
+  if (!others) return;
+  ui.selection = new Set([...picked, ...others]);
+  ui.typed = [];
+  paintSelection();
+  $("btn-play").focus({ preventScroll: true }); // (the strip is drawn anew: Play is next)
+}
+
+/** The strip of candidate moves, shown while it has some; the sort switch's state. */
+function renderTools() {
+  const strip = $("hand-moves");
+  const moves = candidateMoves();
+  strip.hidden = !moves.length;
+  $("hand-sort").setAttribute("aria-pressed", String(ui.sort === "combo"));
+  if (!moves.length) {
+    strip.replaceChildren();
+    return;
+  }
+  const level = session.state.state ? session.state.state.level : null;
+  strip.replaceChildren(
+    ...moves.map((move) => {
+      const kind = t(`kind_${moveKind(move)}`);
+      const choice = button("move-choice", undefined, "move-choice");
+      choice.dataset.move = move;
+      choice.setAttribute("aria-label", `${kind} ${moveLabel(move)}`);
+      choice.append(el("span", "move-choice-kind", kind), moveElement(move, { size: "mini", level }));
+      choice.addEventListener("click", () => chooseMove(move));
+      return choice;
+    }),
+  );
+}
+
+/**
+ * What the hand gains, built once and kept out of the layout's flow (nothing on screen
+ * moves for them): the strip of moves, a popover over the foot of the table; the sort
+ * switch, a small button in the row of buttons; the keys, a badge on each button and a
+ * section of the side panel (both only where there is a keyboard: style.css).
+ */
+function buildTools() {
+  const strip = el("div", "hand-moves");
+  strip.id = "hand-moves";
+  strip.dataset.testid = "hand-moves";
+  strip.setAttribute("role", "group");
+  strip.hidden = true;
+  $("hand").before(strip);
+  const sorter = button("btn sort-btn", undefined, "sort");
+  sorter.id = "hand-sort";
+  sorter.append(el("span", "sort-icon", "⇅"), el("span", "sort-word"));
+  sorter.firstChild.setAttribute("aria-hidden", "true");
+  sorter.addEventListener("click", () => {
+    ui.sort = ui.sort === "combo" ? "rank" : "combo";
+    localStorage.setItem(SORT_KEY, ui.sort);
+    renderHand();
+  });
+  $("actions").prepend(sorter);
+  const keys = { "btn-hint": "H", "btn-clear": "Esc", "btn-pass": "P", "btn-play": "Enter" };
+  for (const [id, key] of Object.entries(keys)) $(id).dataset.key = key;
+  const section = el("section", "side-section hand-keys-section");
+  section.dataset.testid = "hand-keys";
+  section.append(el("h3", "hand-keys-title"), el("p", "hand-keys"));
+  $("side").querySelector(".rules-sheet").before(section);
+  translateTools();
+}
+
+function translateTools() {
+  const sorter = $("hand-sort");
+  // A toggle: pressed, the hand is sorted by combination; else by rank.
+  sorter.querySelector(".sort-word").textContent = t("sort_combo");
+  sorter.setAttribute("aria-label", t("sort_combo_label"));
+  sorter.title = t("sort_combo_label");
+  $("hand-moves").setAttribute("aria-label", t("moves_with_card"));
+  document.querySelector(".hand-keys-title").textContent = t("keys_title");
+  document.querySelector(".hand-keys").textContent = t("keys_line");
 }
 
 function toggleCard(index) {
@@ -146,6 +317,8 @@ export function updateActionButtons() {
   $("btn-hint").disabled = busy || (current !== "play" && current !== "return");
   $("btn-clear").disabled = ui.selection.size === 0;
   playButton.dataset.move = move;
+  translateTools();
+  renderTools();
 }
 
 async function sendMove(move) {
@@ -211,6 +384,7 @@ async function hint() {
 }
 
 export function initHand() {
+  buildTools();
   $("btn-play").addEventListener("click", playSelected);
   $("btn-pass").addEventListener("click", () => sendMove("pass"));
   $("btn-hint").addEventListener("click", hint);

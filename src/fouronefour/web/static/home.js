@@ -1,5 +1,6 @@
 // Home: pick a name, create a table or join one by its code.
 
+import { fillBotPicker } from "./botpicker.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { $, showScreen } from "./dom.js";
@@ -67,31 +68,76 @@ function joinByCode(event) {
   enterTable(code);
 }
 
-/** The bot picker offers the bots the server has, by their translated names. */
+/** The bot picker offers the levels and bots the server has, by their translated names. */
 function renderBotPicker() {
   if (!config) return;
   const select = $("create-form").elements.bot;
-  const chosen = select.value || config.default_bot;
-  select.replaceChildren(
-    ...config.bots.map((name) => {
-      const option = document.createElement("option");
-      option.value = name;
-      option.textContent = t(`bot_${name}`);
-      return option;
-    }),
-  );
-  select.value = config.bots.includes(chosen) ? chosen : config.default_bot || config.bots[0];
+  fillBotPicker(select, config, select.value || config.default_bot);
+}
+
+function option(value, text) {
+  const element = document.createElement("option");
+  element.value = String(value);
+  element.textContent = text;
+  return element;
+}
+
+/** Replace a select's options by `values` (labelled by `label(value)`), keeping its choice. */
+function offer(select, values, label, chosen) {
+  select.replaceChildren(...values.map((value) => option(value, label(value))));
+  if (values.map(String).includes(String(chosen))) select.value = String(chosen);
+}
+
+/**
+ * The create form offers what the server accepts, from GET /api/config: the seats and
+ * decks within its limits, its bomb ladders and hook windows, its defaults chosen.
+ */
+function renderRuleOptions() {
+  const form = $("create-form").elements;
+  const limits = config.limits || {};
+  const choices = config.choices || {};
+  const defaults = config.defaults || {};
+  if (limits.min_players) form.players.min = limits.min_players;
+  if (limits.max_players) form.players.max = limits.max_players;
+  if (limits.max_decks) {
+    const decks = Array.from({ length: limits.max_decks }, (_, i) => i + 1);
+    const chosen = form.decks.value;
+    form.decks.replaceChildren(option("", t("decks_auto")), ...decks.map((n) => option(n, String(n))));
+    form.decks.value = decks.map(String).includes(chosen) ? chosen : "";
+  }
+  if (choices.bomb_ladder) {
+    const chosen = form.bomb_ladder.value || defaults.bomb_ladder;
+    offer(form.bomb_ladder, choices.bomb_ladder, (v) => t(`ladder_${v}`), chosen);
+  }
+  if (choices.hook_mode) {
+    const chosen = form.hook_windows.value || defaults.hook_mode;
+    offer(form.hook_windows, choices.hook_mode, (v) => t(`windows_${v}`), chosen);
+  }
+}
+
+function applyDefaults() {
+  const form = $("create-form").elements;
+  const defaults = config.defaults || {};
+  if (typeof defaults.players === "number") form.players.value = defaults.players;
+  if (typeof defaults.hooking === "boolean") form.hooking.checked = defaults.hooking;
+  if (typeof defaults.tribute === "boolean") form.tribute.checked = defaults.tribute;
+  if (typeof defaults.private === "boolean") form.private.checked = defaults.private;
+  if (defaults.bomb_ladder) form.bomb_ladder.value = defaults.bomb_ladder;
+  if (defaults.hook_mode) form.hook_windows.value = defaults.hook_mode;
+  if (typeof defaults.turn_seconds === "number") {
+    const timer = form.turn_seconds;
+    const seconds = String(defaults.turn_seconds);
+    // the server's default turn timer is offered even when it is none of the usual ones
+    if (![...timer.options].some((o) => o.value === seconds)) timer.append(option(seconds, `${seconds} s`));
+    timer.value = seconds;
+  }
 }
 
 function applyConfig(loaded) {
   config = loaded;
   renderBotPicker();
-  const limits = config.limits || {};
-  const players = $("create-form").elements.players;
-  if (limits.min_players) players.min = limits.min_players;
-  if (limits.max_players) players.max = limits.max_players;
-  const defaults = config.defaults || {};
-  if (defaults.hook_mode) $("create-form").elements.hook_windows.value = defaults.hook_mode;
+  renderRuleOptions();
+  applyDefaults();
 }
 
 export function showHome() {
@@ -103,6 +149,7 @@ export function showHome() {
 
 export function retranslateHome() {
   renderBotPicker();
+  if (config) renderRuleOptions();
 }
 
 /** Wire the home screen; `enter(code)` opens a table. */

@@ -60,9 +60,15 @@ export function onLanguageChange(listener) {
   listeners.add(listener);
 }
 
-/** The string for `key` with {placeholders} filled in; the key itself if missing. */
+/**
+ * The string for `key` with {placeholders} filled in; the key itself if missing. A count
+ * `n` picks the language's plural form where one is given: `key_one` ("1 spettatore")
+ * before `key` ("{n} spettatori"), by the language's plural rules.
+ */
 export function t(key, params = {}) {
-  const text = strings[key] ?? fallbackStrings[key] ?? key;
+  // (The form of the language shown only: another language's forms follow other rules.)
+  const form = typeof params.n === "number" ? strings[`${key}_${new Intl.PluralRules(current).select(params.n)}`] : null;
+  const text = form ?? strings[key] ?? fallbackStrings[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) =>
     name in params ? String(params[name]) : whole,
   );

@@ -8,7 +8,7 @@
 
 import { language, t } from "./i18n.js";
 import { ApiError } from "./net.js";
-import { $, el, showScreen } from "./dom.js";
+import { $, button, el, showScreen } from "./dom.js";
 import { canonicalMove, indexesForMove } from "./cards.js";
 import { layoutHand } from "./hand.js";
 import {
@@ -258,6 +258,9 @@ function renderPanel(answer, state) {
   const next = nextLesson(local.id);
   $("lesson-next").hidden = !next;
   $("lesson-list").hidden = Boolean(next);
+  // After the last lesson the next step is a real game: Practice, one click away.
+  $("lesson-practice").hidden = Boolean(next);
+  $("lesson-practice").textContent = t("lesson_practise");
 }
 
 function render() {
@@ -338,6 +341,15 @@ export function initLesson() {
     if (next) navigate(`/learn/${next.id}`);
   });
   $("lesson-list").addEventListener("click", () => navigate("/learn"));
+  const practise = button("btn btn-primary", t("lesson_practise"), "lesson-practice");
+  practise.id = "lesson-practice";
+  practise.hidden = true;
+  $("lesson-end").append(practise);
+  // Practice starts from the home page's form (its bot level, the name given there).
+  practise.addEventListener("click", () => {
+    navigate("/");
+    $("practice-form").requestSubmit();
+  });
   window.addEventListener("resize", () => {
     if (!$("screen-lesson").hidden && local.answer) render();
   });

@@ -44,7 +44,9 @@ export function renderLobby() {
   const list = $("lobby-seats");
   list.replaceChildren();
   const seated = state.role === "player";
-  const canJoin = !seated && !local.watching && (table.status === "lobby" || table.status === "finished");
+  // A player the host removed is offered no seat: only a handoff from the host seats them.
+  const removed = !seated && Boolean(storage.removed(state.code));
+  const canJoin = !seated && !removed && !local.watching && (table.status === "lobby" || table.status === "finished");
   for (const seat of table.seats) {
     const item = el("li", `lobby-seat team-${seat.team}`);
     item.dataset.testid = `lobby-seat-${seat.seat}`;
@@ -63,11 +65,14 @@ export function renderLobby() {
       if (seat.seat === table.host_seat) name.textContent += ` · ${t("host")}`;
     }
     item.append(name);
+    // The host's tools (and "Sit here") keep to a line of their own when the name needs
+    // the card's width.
+    const tools = el("span", "host-seat-tools");
     if (state.host && seated && seat.seat !== table.host_seat && seat.kind !== "empty") {
       // The host may send a player (or a bot) away before the match or between matches.
       const kick = button("btn btn-small", t("kick"), `kick-${seat.seat}`);
       kick.addEventListener("click", () => request({ type: "kick", seat: seat.seat }).catch(showError));
-      item.append(kick);
+      tools.append(kick);
     }
     if (state.host && seated && seat.kind !== "empty") {
       // ... and move people around: swap this seat with another (an empty one too).
@@ -90,13 +95,14 @@ export function renderLobby() {
         if (move.value === "") return;
         request({ type: "move_seat", from: seat.seat, to: Number(move.value) }).catch(showError);
       });
-      item.append(move);
+      tools.append(move);
     }
     if (canJoin && seat.kind !== "human") {
       const sit = button("btn btn-small btn-primary", t("take_seat"), `take-seat-${seat.seat}`);
       sit.addEventListener("click", () => takeSeat(seat.seat));
-      item.append(sit);
+      tools.append(sit);
     }
+    if (tools.childElementCount) item.append(tools);
     list.append(item);
   }
   $("lobby-name-row").hidden = !canJoin;
@@ -111,6 +117,7 @@ export function renderLobby() {
   let note = "";
   if (host) note = anyEmpty ? t("lobby_note_host_empty") : t("lobby_note_host_ready");
   else if (seated) note = t("lobby_note_wait_host");
+  else if (removed) note = t("lobby_note_removed");
   else if (local.watching) note = t("lobby_note_watching");
   else note = t("lobby_note_pick");
   $("lobby-note").textContent = note;

@@ -48,7 +48,8 @@ async function request(method, path, body, code = null, { headers: more = {}, as
   } catch {
     data = null;
   }
-  if (!response.ok) {
+  // (An analysis being made answers 202 Accepted with an error body: not ready yet.)
+  if (!response.ok || (response.status === 202 && data && data.error)) {
     const error = (data && data.error) || {};
     throw new ApiError(
       error.code || `http_${response.status}`,
@@ -66,10 +67,15 @@ export const api = {
   join: (code, name, seat) => {
     const invite = storage.invite(code);
     const body = invite ? { name, seat, invite } : { name, seat };
+    const removed = storage.removed(code);
+    if (removed) body.token = removed;
     return request("POST", `/api/tables/${encodeURIComponent(code)}/join`, body);
   },
-  claim: (code, handoff, name) =>
-    request("POST", `/api/tables/${encodeURIComponent(code)}/claim`, { handoff, name }),
+  claim: (code, handoff, name) => {
+    const removed = storage.removed(code);
+    const body = removed ? { handoff, name, token: removed } : { handoff, name };
+    return request("POST", `/api/tables/${encodeURIComponent(code)}/claim`, body);
+  },
   replays: (code) => request("GET", `/api/tables/${encodeURIComponent(code)}/replays`, undefined, code),
   replay: (code, match) =>
     request("GET", `/api/tables/${encodeURIComponent(code)}/replays/${match}`, undefined, code),

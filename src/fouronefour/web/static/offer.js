@@ -1,4 +1,8 @@
 // Hook and unhook offers: the claim, a countdown until the window closes, Hook or Decline.
+//
+// A window lasts a few seconds, so the offer is answerable at once from the keyboard: it
+// takes the focus when it opens (unless the player is typing in a field), its dialog is
+// read out by screen readers, Enter sends the hook or unhook and P declines.
 
 import { t } from "./i18n.js";
 import { cardElement, moveLabel } from "./cards.js";
@@ -9,6 +13,8 @@ import { seatName } from "./table.js";
 import { showError, toast } from "./toast.js";
 
 let answeredPrompt = null; // prompt_v of a claim window already answered
+let shownPrompt = null; // prompt_v of the offer on screen (focused once, when it opens)
+let focusBefore = null; // what had the focus before the offer took it
 
 export function resetOffer() {
   answeredPrompt = null;
@@ -26,7 +32,10 @@ export function renderOffer() {
   // The offer lies over the buttons (which keep their room: nothing on screen moves when
   // an offer comes and goes) until it is answered or its window closes.
   $("actions").classList.toggle("offered", open);
-  if (!open) return;
+  if (!open) {
+    closeOffer();
+    return;
+  }
   const claim = you.legal_moves.find((move) => move !== "pass");
   const claimWindow = state.state.window;
   const who = claimWindow ? seatName(tableView(state), claimWindow.claimed_seat) : "";
@@ -44,7 +53,35 @@ export function renderOffer() {
   const bar = $("offer-bar");
   bar.dataset.deadline = String(you.deadline || 0);
   bar.dataset.total = String((state.table.options.hook_seconds || 3) * 1000);
+  $("offer-keys").textContent = t(current === "hook" ? "offer_keys_hook" : "offer_keys_unhook");
   tickOffer();
+  if (shownPrompt !== you.prompt_v) {
+    shownPrompt = you.prompt_v;
+    // Focus on the dialog's button makes a screen reader read the dialog (its title and
+    // the keys); a player typing a chat line keeps the focus where it is.
+    const active = document.activeElement;
+    if (!active || !active.closest("input, textarea, select, [contenteditable]")) {
+      focusBefore = active && active !== document.body ? active : null;
+      accept.focus();
+    }
+  }
+}
+
+/** The offer is gone: give the focus back if the offer had it. */
+function closeOffer() {
+  if (shownPrompt === null) return;
+  shownPrompt = null;
+  const back = focusBefore;
+  focusBefore = null;
+  if ($("offer").contains(document.activeElement) || document.activeElement === document.body) {
+    if (back && back.isConnected && !back.disabled) back.focus();
+    else document.activeElement?.blur?.();
+  }
+}
+
+/** Whether an offer is on screen, waiting for its answer. */
+export function offerOpen() {
+  return !$("offer").hidden;
 }
 
 export function tickOffer() {
@@ -56,13 +93,14 @@ export function tickOffer() {
   }
 }
 
-async function answerOffer(accept) {
+export async function answerOffer(accept) {
   const you = session.state.you;
-  if (!you) return;
+  if (!you || !offerOpen()) return;
   const move = accept ? $("offer-accept").dataset.move : "pass";
   answeredPrompt = you.prompt_v;
   $("offer").hidden = true;
   $("actions").classList.remove("offered");
+  closeOffer();
   try {
     await request({ type: "move", move, v: session.conn.version });
     if (accept) toast("claim_sent");
@@ -74,4 +112,31 @@ async function answerOffer(accept) {
 export function initOffer() {
   $("offer-accept").addEventListener("click", () => answerOffer(true));
   $("offer-decline").addEventListener("click", () => answerOffer(false));
+  $("offer-accept").setAttribute("aria-keyshortcuts", "Enter");
+  $("offer-decline").setAttribute("aria-keyshortcuts", "P");
+  // The keys, said on the offer itself (and read with it: its description).
+  const keys = document.createElement("p");
+  keys.id = "offer-keys";
+  keys.className = "offer-keys";
+  keys.dataset.testid = "offer-keys";
+  $("offer").append(keys);
+  $("offer").setAttribute("aria-describedby", "offer-keys");
+  document.addEventListener("keydown", onOfferKey);
+}
+
+/**
+ * Enter hooks or unhooks (the claim is the one move offered: typing its cards first is
+ * fine, whatever is selected), P declines. Enter on another button is that button's own.
+ */
+function onOfferKey(event) {
+  if (!offerOpen() || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest("input, select, textarea, [role=dialog]")) return;
+  if (event.key === "Enter") {
+    if (event.target.closest("button") && !event.target.closest("#hand")) return;
+    event.preventDefault();
+    answerOffer(true);
+  } else if (event.key.toLowerCase() === "p") {
+    event.preventDefault();
+    answerOffer(false);
+  }
 }

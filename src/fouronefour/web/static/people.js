@@ -109,6 +109,7 @@ async function claim(event) {
   try {
     const claimed = await api.claim(code, claimSecret(), name);
     storage.setSeat(code, claimed.seat, claimed.token);
+    storage.forgetRemoved(code); // (the host's handoff let this player back)
     history.replaceState(null, "", `/t/${code}`);
     dispatch({ type: "table", table: claimed.table });
     session.conn.reopenAs(claimed.token);

@@ -2,6 +2,7 @@
 // created over HTTP, then filled with bots and started over its WebSocket as soon as the
 // host's connection has its first snapshot (docs/protocol.md sections 2 and 3).
 
+import { fillBotPicker } from "./botpicker.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { $ } from "./dom.js";
@@ -12,22 +13,14 @@ import { showError } from "./toast.js";
 const BOT_KEY = "414.practice.bot";
 
 let enterTable = null; // (code) => void, from app.js
-let bots = ["random", "greedy", "search"];
-let defaultBot = "greedy";
+// what is offered until the server's config arrives
+let config = { bots: ["random", "greedy", "search"], levels: [], default_bot: "greedy" };
+let picked = null; // what the person picked here, if anything
 let pending = null; // the code of the practice table to fill and start
 
 function renderBotPicker() {
-  const select = $("practice-bot");
-  const chosen = select.value || localStorage.getItem(BOT_KEY) || defaultBot;
-  select.replaceChildren(
-    ...bots.map((name) => {
-      const option = document.createElement("option");
-      option.value = name;
-      option.textContent = t(`bot_${name}`);
-      return option;
-    }),
-  );
-  select.value = bots.includes(chosen) ? chosen : defaultBot;
+  // the level last practised against, else what is picked now, else the server's default
+  fillBotPicker($("practice-bot"), config, localStorage.getItem(BOT_KEY) || picked);
 }
 
 async function startPractice(event) {
@@ -81,9 +74,11 @@ export function initPractice(enter) {
   $("practice-form").addEventListener("submit", startPractice);
   onChange(fillAndStart);
   renderBotPicker();
-  api.config().then((config) => {
-    bots = config.bots;
-    defaultBot = config.default_bot || bots[0];
+  $("practice-bot").addEventListener("change", (event) => {
+    picked = event.target.value;
+  });
+  api.config().then((answer) => {
+    config = answer;
     renderBotPicker();
   }, () => {});
 }

@@ -22,7 +22,6 @@ import {
   decisionList,
   labelChip,
   roundAnalysis,
-  verdictText,
   winChart,
 } from "./analysis.js";
 
@@ -54,7 +53,13 @@ function buildFrames(replay) {
 }
 
 function describeStep(replay, frame) {
-  if (!frame.step) return t("replay_round_start", { n: frame.round.round_number, level: moveLabel(frame.round.level) });
+  if (!frame.step) {
+    // Tribute is paid only where a caught player gave a card: never in round 1, nor with
+    // tribute off. Every card paid is returned, so a return step says one was paid.
+    const number = frame.round.round_number;
+    const paid = replay.steps.some((step) => step.round_number === number && step.decision === "return");
+    return t(paid ? "replay_round_start" : "replay_round_start_plain", { n: number, level: moveLabel(frame.round.level) });
+  }
   const step = frame.step;
   const name = seatLabel(replay, step.seat);
   if (step.move === "pass") {
@@ -183,12 +188,11 @@ function renderAnalysis() {
   if (marked.length) box.append(decisionList(marked, (seat) => seatLabel(replay, seat), show));
   else box.append(el("p", "hint-text", t("analysis_no_marks")));
   const decision = shown !== null ? decisions[shown] : null;
+  // (Its words are its text: an aria-label on a plain div is prohibited, axe
+  // aria-prohibited-attr, and was read by no screen reader.)
   if (decision) {
     verdict.append(labelChip(decision));
-    verdict.setAttribute("aria-label", verdictText(decision));
     if (MARKED.has(decision.label)) verdict.append(" ", el("span", "analysis-better", betterText(decision)));
-  } else {
-    verdict.removeAttribute("aria-label");
   }
 }
 

@@ -26,6 +26,17 @@ export const storage = {
   forgetSeat(code) {
     localStorage.removeItem(`414.table.${code}`);
   },
+  /** The token this browser held when the host removed it from the table (a join or a
+   * claim sends it: the server refuses a removed player unless the host hands a seat). */
+  removed(code) {
+    return localStorage.getItem(`414.removed.${code}`);
+  },
+  setRemoved(code, token) {
+    localStorage.setItem(`414.removed.${code}`, token);
+  },
+  forgetRemoved(code) {
+    localStorage.removeItem(`414.removed.${code}`);
+  },
   /** A private table's invite (the secret of its invite link), once this browser had it. */
   invite(code) {
     return localStorage.getItem(`414.invite.${code}`);

@@ -69,7 +69,7 @@ export function renderScoreboard(root, state) {
  * Seats around the felt, the viewer's own seat (or seat 0 for spectators) at the bottom and
  * the others clockwise from it, as around a real table. The boxes are placed in pixels on
  * a rounded rectangle inside the felt, so none is cut by its edge; if boxes would overlap,
- * smaller ones are tried (compact, then tiny).
+ * or leave no room for the move on top, smaller ones are tried (compact, tiny, one line).
  */
 export function renderRing(root, state) {
   const view = state.view;
@@ -156,8 +156,12 @@ export function layoutRing(root) {
   if (!players || !width || !height) return;
   const margin = 6;
   const gap = 4;
-  for (const size of ["", "ring-compact", "ring-tiny"]) {
-    root.classList.remove("ring-compact", "ring-tiny");
+  // Last, boxes of one line (name, count, action): wider, but half as tall; on a felt more
+  // than twice as wide as tall (a phone held sideways), or when no other size fits.
+  const sizes = ["", "ring-compact", "ring-tiny", "ring-line"];
+  const wide = width > 2 * height;
+  const place = (size) => {
+    root.classList.remove("ring-compact", "ring-tiny", "ring-line");
     if (size) root.classList.add(size);
     const boxW = Math.max(...boxes.map((box) => box.offsetWidth)) + gap;
     const boxH = Math.max(...boxes.map((box) => box.offsetHeight)) + gap;
@@ -165,8 +169,6 @@ export function layoutRing(root) {
     const halfY = Math.max(0, (height / 2 - boxH / 2 - margin) / boxH);
     const path = seatPath(halfX, halfY);
     const step = path.length / players;
-    // Neighbours one unit apart, and the rows facing each other too.
-    const fits = step >= 1 && 2 * halfX >= 1 && 2 * halfY >= 1;
     for (const box of boxes) {
       const [x, y] = path.at(Number(box.dataset.offset) * step);
       box.style.left = `${Math.round(width / 2 + x * boxW - box.offsetWidth / 2)}px`;
@@ -174,10 +176,50 @@ export function layoutRing(root) {
     }
     // The centre (the move on top) keeps clear of the side columns of boxes.
     root.parentElement?.style.setProperty("--ring-box-w", `${boxW + margin}px`);
-    if (fits) break;
-  }
+    // Neighbours one unit apart, and the rows facing each other too.
+    return step >= 1 && 2 * halfX >= 1 && 2 * halfY >= 1;
+  };
+  // The biggest boxes that fit and still leave a free part of the felt that holds a move
+  // on top with its caption whole (many seats on a short felt: smaller boxes, rather than
+  // the move squeezed into a corner); failing that, the size that lets it be biggest.
   const center = root.parentElement?.querySelector(".center");
+  const need = centreRoom(root, center);
+  let best = null; // {size, scale} of the fitting size whose free part holds the most
+  let placed = null;
+  for (const size of sizes) {
+    if (size === "ring-line" && best && !wide) break;
+    placed = size;
+    if (!place(size)) continue;
+    const part = bestPart(root, need);
+    const scale = part ? part.scale : 0;
+    if (!best || scale > best.scale + 0.01) best = { size, scale };
+    if (scale >= 0.95) break;
+  }
+  if (best && best.size !== placed) place(best.size);
   if (center) fitCenter(center, root);
+}
+
+/**
+ * The room the centre asks for: at least a typical move on top (two table cards under a
+ * caption), or what it holds now, unwrapped (as fitCenter measures it).
+ */
+function centreRoom(ring, center) {
+  const sample = document.createElement("div");
+  sample.className = "card card-table";
+  sample.style.visibility = "hidden";
+  ring.append(sample);
+  const card = { width: sample.offsetWidth || 30, height: sample.offsetHeight || 42 };
+  sample.remove();
+  const need = { width: card.width * 2, height: card.height + 18 };
+  if (!center || !center.childElementCount) return need;
+  const saved = [center.style.maxWidth, center.style.left, center.style.transform];
+  center.style.transform = "none";
+  center.style.left = "0px";
+  center.style.maxWidth = "none";
+  need.width = Math.max(need.width, center.offsetWidth);
+  need.height = Math.max(need.height, center.offsetHeight);
+  [center.style.maxWidth, center.style.left, center.style.transform] = saved;
+  return need;
 }
 
 /**
@@ -194,6 +236,29 @@ export function fitCenter(center, ring) {
   center.style.maxWidth = "";
   center.style.transform = "";
   if (!center.childElementCount || !width || !height) return;
+  // Its size unwrapped (the moves side by side, the words on a line), from the felt's edge.
+  center.style.maxWidth = "none";
+  center.style.left = "0px";
+  const natural = { width: center.offsetWidth, height: center.offsetHeight };
+  const best = bestPart(ring, natural);
+  if (!best) return;
+  const fits = (rect, size) => Math.min(1, rect.width / size.width, rect.height / size.height);
+  const { rect } = best;
+  // Words wrap to the part's width (before scaling); then the whole is scaled to fit.
+  center.style.maxWidth = `${Math.floor(rect.width / best.scale)}px`;
+  const scale = fits(rect, { width: center.offsetWidth, height: center.offsetHeight });
+  center.style.left = `${rect.left + rect.width / 2}px`;
+  center.style.top = `${rect.top + rect.height / 2}px`;
+  center.style.transform = scale < 1 ? `translate(-50%, -50%) scale(${scale.toFixed(3)})` : "";
+}
+
+/**
+ * The free part of the felt (no seat box crosses it) that lets something of `natural`
+ * size be biggest, nearest the middle: {rect, scale}, or null for an empty felt.
+ */
+function bestPart(ring, natural) {
+  const width = ring.clientWidth;
+  const height = ring.clientHeight;
   const pad = 4;
   const boxes = [...ring.children].map((box) => ({
     left: box.offsetLeft - pad,
@@ -207,10 +272,6 @@ export function fitCenter(center, ring) {
       .sort((a, b) => a - b);
   const xs = edges("left", "right", pad, width - pad);
   const ys = edges("top", "bottom", pad, height - pad);
-  // Its size unwrapped (the moves side by side, the words on a line), from the felt's edge.
-  center.style.maxWidth = "none";
-  center.style.left = "0px";
-  const natural = { width: center.offsetWidth, height: center.offsetHeight };
   const fits = (rect, size) => Math.min(1, rect.width / size.width, rect.height / size.height);
   let best = null;
   // Every rectangle between edges that no box crosses (a dozen boxes: a few thousand).
@@ -230,14 +291,7 @@ export function fitCenter(center, ring) {
       }
     }
   }
-  if (!best) return;
-  const { rect } = best;
-  // Words wrap to the part's width (before scaling); then the whole is scaled to fit.
-  center.style.maxWidth = `${Math.floor(rect.width / best.scale)}px`;
-  const scale = fits(rect, { width: center.offsetWidth, height: center.offsetHeight });
-  center.style.left = `${rect.left + rect.width / 2}px`;
-  center.style.top = `${rect.top + rect.height / 2}px`;
-  center.style.transform = scale < 1 ? `translate(-50%, -50%) scale(${scale.toFixed(3)})` : "";
+  return best;
 }
 
 /**
@@ -321,7 +375,13 @@ export function renderCenter(root, state) {
     root.append(el("div", "top-label", t("leads", { name: seatName(state, view.turn) })));
   }
   if (view.window) {
-    const label = el("div", "chain-label", t(view.window.kind === "hook" ? "window_open_hook" : "window_open_unhook", { rank: moveLabel(view.window.rank) }));
+    // An unhook window follows a hook: say who hooked the rank with which pair (during the
+    // window nobody's move is on top, so this is the only place it shows).
+    const label = el("div", "chain-label", t(view.window.kind === "hook" ? "window_open_hook" : "window_open_unhook", {
+      rank: moveLabel(view.window.rank),
+      pair: moveLabel(view.window.claimed),
+      name: seatName(state, view.window.claimed_seat),
+    }));
     label.dataset.testid = "window";
     root.append(label);
   }
@@ -344,9 +404,16 @@ export function renderTribute(root, state) {
   root.replaceChildren();
   if (!tributes.length) return;
   root.append(el("h3", "", t("tribute_title")));
-  for (const entry of tributes) {
+  // The reader's own tribute (paid or received) first: on a phone the strip shows two lines.
+  const mine = (entry) => entry.from === state.mySeat || entry.to === state.mySeat;
+  const ordered = [...tributes.filter(mine), ...tributes.filter((entry) => !mine(entry))];
+  for (const entry of ordered) {
     const row = el("div", "tribute-row");
     row.dataset.testid = "tribute-row";
+    if (mine(entry)) {
+      row.classList.add("mine");
+      row.dataset.mine = "true";
+    }
     row.append(el("span", "", t("tribute_paid", { from: seatName(state, entry.from), to: seatName(state, entry.to) })));
     row.append(moveElement(entry.card, { size: "mini", level: view.level }));
     if (entry.returned) {
