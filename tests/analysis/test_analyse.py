@@ -30,6 +30,7 @@ KEYS = {
     "played_win_chance",
     "label",
     "spectator_chance",
+    "trick",
 }
 
 
@@ -245,3 +246,18 @@ def test_returns_at_other_tables_are_analysed(rules: ff.Rules) -> None:
     result = analyse_round(start, moves, worlds=3)
     assert [entry["decision"] for entry in result] == ["return"] * len(moves)
     assert [entry["move"] for entry in result] == moves
+
+
+def test_each_decision_comes_with_the_public_moves_of_its_trick_before_it() -> None:
+    rules = ff.Rules(players=4)
+    start = ff.Round.from_hands(["35K", "789", "33QA", "334J"], leader=0, rules=rules)
+    # seat 0 leads a 3, seat 2 hooks, seat 3 declines to unhook, seat 2 leads the next trick
+    # and seat 3 passes on it
+    steps = analyse_round(start, ["3", "33", "pass", "Q", "pass"], worlds=4)
+    assert [s["trick"] for s in steps] == [
+        [],
+        [{"seat": 0, "move": "3"}],
+        [{"seat": 0, "move": "3"}, {"seat": 2, "move": "33"}],
+        [],
+        [{"seat": 2, "move": "Q"}],
+    ]

@@ -115,7 +115,7 @@ def test_bad_bots_are_refused_before_anything_runs_with_one_clear_message(
         ("search:budget_ms=abc", "bot 'search': budget_ms must be a number, not 'abc'"),
         ("search:worlds=0", "bot 'search': worlds must be at least 1, not 0"),
         ("search:speed=3", "bot 'search' has no parameter 'speed' (its parameters: budget_ms"),
-        ("greedy:depth=2", "bot 'greedy' has no parameter 'depth' (it takes none)"),
+        ("random:depth=2", "bot 'random' has no parameter 'depth' (it takes none)"),
     ):
         with pytest.raises(SystemExit) as exit_info:
             main(["arena", "greedy", bot, "--rounds", "2"])

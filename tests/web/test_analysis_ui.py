@@ -116,6 +116,14 @@ def test_the_replay_shows_each_rounds_analysis_and_downloads_what_analyse_reads(
     # the list keeps the host's).
     mine = page.locator("[data-testid=my-analysis] [data-testid=analysis-item]")
     mine.first.wait_for(timeout=30_000)
+    # each with the trick it was made in ("Leading the trick:" or "After ... :"), but a
+    # tribute return, which comes before any trick
+    tricks = page.locator("[data-testid=my-analysis] [data-testid=analysis-trick]")
+    returns = page.locator("[data-testid=my-analysis] [data-decision=return]")
+    assert tricks.count() == mine.count() - returns.count() > 0
+    assert all(
+        re.match(r"(Leading the trick|After .+):$", text) for text in tricks.all_inner_texts()
+    )
     page.click("[data-testid=open-replay]")  # (the results dialog is shown)
     step = page.locator("[data-testid=replay-step]")
     step.wait_for()
@@ -142,6 +150,7 @@ def test_the_replay_shows_each_rounds_analysis_and_downloads_what_analyse_reads(
     kind = marked.get_attribute("data-label")
     assert kind in MARKED
     assert "Better:" in marked.inner_text()
+    assert marked.locator("[data-testid=analysis-trick]").count() == 1
     before = step.inner_text()
     marked.locator("[data-testid=show-me]").click()
     assert step.inner_text() != before

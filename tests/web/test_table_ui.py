@@ -157,6 +157,7 @@ def test_a_trick_played_from_the_keyboard_with_screen_reader_names(
     page.emulate_media(reduced_motion="reduce")
     glides = page.evaluate("window.__glides")
     moves = page.locator("[data-testid=log] li[data-type=play]").count()
+    round_number = page.locator("#game").get_attribute("data-round")
     for _ in range(3):
         _wait_my_turn(page)
         prompt = page.locator("#game").get_attribute("data-prompt")
@@ -168,7 +169,9 @@ def test_a_trick_played_from_the_keyboard_with_screen_reader_names(
         page.wait_for_function(
             "p => document.getElementById('game').dataset.prompt !== p", arg=prompt
         )
-    assert page.locator("[data-testid=log] li[data-type=play]").count() > moves
+    # (the log is the round's: a round that ended meanwhile starts it again)
+    next_round = page.locator("#game").get_attribute("data-round") != round_number
+    assert next_round or page.locator("[data-testid=log] li[data-type=play]").count() > moves
     assert page.evaluate("window.__glides") == glides
 
 

@@ -61,6 +61,8 @@ class DecisionAnalysis:
     #: Team A's chance to win before the decision as a spectator would estimate it (the
     #: round's graph: :mod:`.graph`); None until the whole round's graph is made
     spectator_chance: float | None = None
+    #: the trick the decision was made in, before it: (seat, move) of each public move
+    trick: tuple[tuple[int, str], ...] = ()
 
     @property
     def loss(self) -> float:
@@ -79,6 +81,7 @@ class DecisionAnalysis:
             "spectator_chance": (
                 None if self.spectator_chance is None else round(self.spectator_chance, _DIGITS)
             ),
+            "trick": [{"seat": seat, "move": move} for seat, move in self.trick],
         }
 
 

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from fouronefour.engine import Match, Round, Rules
+from fouronefour.engine import PASS, Decision, Match, Round, Rules
 
 from .decision import DecisionAnalysis, analyse_decision
 from .graph import fill_private_steps, step_chance
@@ -50,6 +50,7 @@ def analyse_round_details(
             raise ValueError(f"move {index} ({move!r}) comes after the round ended")
         rounds.append(rounds[-1].apply(move))
     styles = sensible_chances(rounds, moves)
+    tricks = trick_so_far(rounds, moves)
     out = []
     estimates = []
     for index in range(first, len(moves)):
@@ -73,9 +74,32 @@ def analyse_round_details(
         if progress is not None:
             progress(index + 1 - first, len(moves) - first)
     return [
-        dataclasses.replace(decision, spectator_chance=chance)
-        for decision, chance in zip(out, fill_private_steps(estimates), strict=True)
+        dataclasses.replace(decision, spectator_chance=chance, trick=trick)
+        for decision, chance, trick in zip(
+            out, fill_private_steps(estimates), tricks[first:], strict=True
+        )
     ]
+
+
+def trick_so_far(
+    rounds: Sequence[Round], moves: Sequence[str]
+) -> list[tuple[tuple[int, str], ...]]:
+    """For each decision (``rounds[i]`` the position, ``moves[i]`` the move), the public
+    moves of its trick before it, as (seat, move): plays and passes, and hooks and unhooks
+    made (a declined offer is private, and tribute returns come before any trick)."""
+    out: list[tuple[tuple[int, str], ...]] = []
+    trick: list[tuple[int, str]] = []
+    for r, move, after in zip(rounds, moves, rounds[1:], strict=False):
+        out.append(tuple(trick))
+        seat, played = r.to_act, r.resolve(move)
+        assert seat is not None
+        if r.decision is Decision.PLAY or (
+            r.decision in (Decision.HOOK, Decision.UNHOOK) and played != PASS
+        ):
+            trick.append((seat, played))
+        if after.top is None:  # the trick is over: the next play leads a new one
+            trick = []
+    return out
 
 
 def analyse_round(

@@ -178,20 +178,37 @@ export function chartLegend() {
   return legend;
 }
 
+/** "After Ann 7 · Bob pass" (the trick the decision was made in), or "Leading the trick". */
+export function trickText(decision, trickNames) {
+  const trick = decision.trick || [];
+  if (decision.decision === "return") return "";
+  if (!trick.length) return t("analysis_trick_lead");
+  const moves = trick.map((step) => `${trickNames(step.seat)} ${moveText(step.move)}`).join(" · ");
+  return t("analysis_trick_after", { moves });
+}
+
 /**
  * One line per entry of `entries` (each `{decision, index}`): who played what (`nameOf(seat)`,
- * if given), its label and the better move; `showMe(index)` adds a "Show me" button.
+ * if given), its label and the better move; `showMe(index)` adds a "Show me" button;
+ * `trickNames(seat)`, if given, adds the trick each decision was made in.
  */
-export function decisionList(entries, nameOf, showMe) {
+export function decisionList(entries, nameOf, showMe, trickNames) {
   const list = el("ol", "analysis-list");
   for (const { decision, index } of entries) {
     const item = el("li", `analysis-item label-${decision.label}`);
     item.dataset.testid = "analysis-item";
     item.dataset.label = decision.label;
+    item.dataset.decision = decision.decision;
     const text = el("span", "analysis-text");
     const who = nameOf ? `${nameOf(decision.seat)}: ` : "";
     text.append(el("b", "", `${who}${moveText(decision.move)}`), " ", labelChip(decision));
     if (MARKED.has(decision.label)) text.append(" ", el("span", "analysis-better", betterText(decision)));
+    const context = trickNames ? trickText(decision, trickNames) : "";
+    if (context) {
+      const trick = el("span", "analysis-trick", context);
+      trick.dataset.testid = "analysis-trick";
+      text.prepend(trick, " ");
+    }
     item.append(text);
     if (showMe) {
       const go = button("btn btn-small", t("analysis_show_me"), "show-me");

@@ -8,6 +8,8 @@ import { $, el } from "./dom.js";
 import { session } from "./session.js";
 import { storage } from "./storage.js";
 import { analysisStatus, decisionList, roundAnalysis } from "./analysis.js";
+import { tableView } from "./state.js";
+import { seatName } from "./table.js";
 import { openSide } from "./roundpanel.js";
 
 /** The round whose analysis a player may see now: the last one ended in this match. */
@@ -48,7 +50,10 @@ export function renderMyAnalysis() {
   const chosen = own.filter(({ decision }) => decision.label !== "forced");
   const forced = own.length - chosen.length;
   body.replaceChildren();
-  if (chosen.length) body.append(decisionList(chosen, null, null));
+  // each with the trick it was made in (the public moves before it), named as at the table
+  const view = tableView(session.state);
+  const names = (other) => (other === seat ? t("you") : seatName(view, other));
+  if (chosen.length) body.append(decisionList(chosen, null, null, names));
   if (forced) body.append(el("p", "hint-text", t("my_analysis_forced", { n: forced })));
   if (!own.length) body.append(el("p", "hint-text", t("my_analysis_empty")));
 }

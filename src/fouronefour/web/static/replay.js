@@ -185,7 +185,8 @@ function renderAnalysis() {
   const show = (i) => showDecision(round, i);
   box.append(winChart(decisions, round.round_number, shown, show), chartLegend());
   const marked = decisions.map((decision, i) => ({ decision, index: i })).filter(({ decision }) => MARKED.has(decision.label));
-  if (marked.length) box.append(decisionList(marked, (seat) => seatLabel(replay, seat), show));
+  const name = (seat) => seatLabel(replay, seat);
+  if (marked.length) box.append(decisionList(marked, name, show, name));
   else box.append(el("p", "hint-text", t("analysis_no_marks")));
   const decision = shown !== null ? decisions[shown] : null;
   // (Its words are its text: an aria-label on a plain div is prohibited, axe
