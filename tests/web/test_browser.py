@@ -17,6 +17,8 @@ from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from .pages import create_table
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 #: Talks to the local server directly, whatever proxy the environment names.
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -293,18 +295,7 @@ def test_language_follows_the_browser_can_be_switched_and_is_remembered(
 def _create_table_by_api(page: Any, server_url: str, options: dict[str, Any]) -> str:
     """Create a table with options the form does not offer (a 50 ms turn timer), keep the
     seat token where the app keeps it, and open the table's link."""
-    page.goto(server_url)
-    created = page.evaluate(
-        """async (options) => {
-            const response = await fetch('/api/tables', {method: 'POST',
-                headers: {'Content-Type': 'application/json'}, body: JSON.stringify(options)});
-            const body = await response.json();
-            localStorage.setItem(`414.table.${body.code}`,
-                JSON.stringify({seat: body.seat, token: body.token}));
-            return body;
-        }""",
-        options,
-    )
+    created = create_table(page, server_url, options)
     page.goto(f"{server_url}{created['link']}")
     return str(created["code"])
 

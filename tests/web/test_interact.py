@@ -25,6 +25,8 @@ from websockets.sync.client import connect
 
 from fouronefour import lessons
 
+from .pages import create_table
+
 #: What "Your decisions" says while the round is being analysed (en.json analysis_pending).
 PENDING = json.loads(
     (Path(__file__).resolve().parents[2] / "src/fouronefour/web/static/i18n/en.json").read_text()
@@ -35,23 +37,6 @@ _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 def _get(url: str) -> Any:
     with _DIRECT.open(url, timeout=10) as answer:
         return json.loads(answer.read())
-
-
-def _create(page: Any, server_url: str, options: dict[str, Any]) -> dict[str, Any]:
-    """Create a table over HTTP, keep the host's token where the app keeps it."""
-    page.goto(server_url)
-    body: dict[str, Any] = page.evaluate(
-        """async (options) => {
-            const response = await fetch('/api/tables', {method: 'POST',
-                headers: {'Content-Type': 'application/json'}, body: JSON.stringify(options)});
-            const body = await response.json();
-            localStorage.setItem(`414.table.${body.code}`,
-                JSON.stringify({seat: body.seat, token: body.token}));
-            return body;
-        }""",
-        options,
-    )
-    return body
 
 
 def _start_with_bots(page: Any, server_url: str, table: dict[str, Any]) -> None:
@@ -85,7 +70,7 @@ def test_a_hook_offer_is_answered_from_the_keyboard_and_the_unhook_window_names_
     server_url: str, new_page: Any, axe_problems: Any
 ) -> None:
     page = new_page("keys", 1366, 657)
-    table = _create(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
+    table = create_table(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
     _start_with_bots(page, server_url, table)
     page.locator("#game[data-decision=play]").wait_for(timeout=20_000)
     hand = page.evaluate("(async () => (await import('/static/session.js')).session.state.you)()")
@@ -142,7 +127,7 @@ def test_a_straight_and_a_bomb_are_chosen_in_two_taps_on_a_phone(
     server_url: str, new_page: Any, axe_problems: Any
 ) -> None:
     page = new_page("phone", 390, 844, mobile=True)
-    table = _create(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
+    table = create_table(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
     _start_with_bots(page, server_url, table)
     page.locator("#game[data-decision=play]").wait_for(timeout=20_000)
     _inject(page, {"top": None, "top_seat": None}, {"hand": HAND, "legal_moves": LEGAL})
@@ -200,7 +185,7 @@ def test_the_keys_are_shown_on_the_buttons_and_beside_the_table_with_a_keyboard(
     server_url: str, new_page: Any
 ) -> None:
     page = new_page("laptop", 1366, 657)
-    table = _create(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
+    table = create_table(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
     _start_with_bots(page, server_url, table)
     page.locator("#game[data-decision=play]").wait_for(timeout=20_000)
     keys = page.locator("[data-testid=hand-keys]")
@@ -218,7 +203,7 @@ def test_a_new_device_mid_match_is_told_it_watches_and_how_to_get_the_seat_back(
     server_url: str, new_page: Any
 ) -> None:
     host = new_page("host", 1366, 657, locale="it-IT")
-    table = _create(host, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
+    table = create_table(host, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
     _start_with_bots(host, server_url, table)
     host.locator("#game[data-decision=play]").wait_for(timeout=20_000)
     phone = new_page("phone", 390, 844, mobile=True)
@@ -237,7 +222,7 @@ def test_a_new_device_mid_match_is_told_it_watches_and_how_to_get_the_seat_back(
 def _finished_match(page: Any, server_url: str) -> str:
     """A 2-player match of the table's bots, its host (this page's browser keeps the seat's
     token) played for by a 50 ms turn timer, to its end."""
-    created = _create(
+    created = create_table(
         page,
         server_url,
         {"name": "Ann", "players": 2, "turn_seconds": 0.05, "hook_mode": "fast",

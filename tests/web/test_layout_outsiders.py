@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .pages import create_table
+
 #: Screenshots of the sizes checked (looked at when a layout changes; never committed).
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout-outsiders"
 
@@ -17,23 +19,6 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout-outside
 def _shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
-
-
-def create_table(page: Any, server_url: str, options: dict[str, Any]) -> dict[str, Any]:
-    """Create a table over HTTP, keep the host's token where the app keeps it."""
-    page.goto(server_url)
-    body: dict[str, Any] = page.evaluate(
-        """async (options) => {
-            const response = await fetch('/api/tables', {method: 'POST',
-                headers: {'Content-Type': 'application/json'}, body: JSON.stringify(options)});
-            const body = await response.json();
-            localStorage.setItem(`414.table.${body.code}`,
-                JSON.stringify({seat: body.seat, token: body.token}));
-            return body;
-        }""",
-        options,
-    )
-    return body
 
 
 #: A seat card's name, buttons and selects: is the name cut (an ellipsis, or no width at

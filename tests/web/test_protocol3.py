@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from .pages import create_table
+
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 LAYOUT = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout"
 
@@ -49,18 +51,7 @@ def _protocol_3(server_url: str) -> None:
 
 
 def _create(page: Any, server_url: str, options: dict[str, Any]) -> dict[str, Any]:
-    page.goto(server_url)
-    body: dict[str, Any] = page.evaluate(
-        """async (options) => {
-            const response = await fetch('/api/tables', {method: 'POST',
-                headers: {'Content-Type': 'application/json'}, body: JSON.stringify(options)});
-            const body = await response.json();
-            localStorage.setItem(`414.table.${body.code}`,
-                JSON.stringify({seat: body.seat, token: body.token}));
-            return body;
-        }""",
-        options,
-    )
+    body = create_table(page, server_url, options)
     page.goto(f"{server_url}{body['link']}")
     return body
 

@@ -8,22 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-
-def create_table(page: Any, server_url: str, options: dict[str, Any]) -> dict[str, Any]:
-    """Create a table over HTTP, keep the host's token where the app keeps it."""
-    page.goto(server_url)
-    body: dict[str, Any] = page.evaluate(
-        """async (options) => {
-            const response = await fetch('/api/tables', {method: 'POST',
-                headers: {'Content-Type': 'application/json'}, body: JSON.stringify(options)});
-            const body = await response.json();
-            localStorage.setItem(`414.table.${body.code}`,
-                JSON.stringify({seat: body.seat, token: body.token}));
-            return body;
-        }""",
-        options,
-    )
-    return body
+from .pages import create_table
 
 
 def test_a_newcomer_in_the_lobby_names_first_and_toasts_follow_the_language(

@@ -34,11 +34,12 @@ import os
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from ..analysis import analyse_match_round
 from ..analysis.graph import fill_graph
 from .outage import Outage
-from .storage import Storage, StorageError, StoredAnalysis
+from .storage import Storage, StorageError, StoredAnalysis, StoredMatch
 from .workers import worker_init
 
 log = logging.getLogger(__name__)
@@ -283,23 +284,31 @@ class Analyst:
             finally:
                 self._running.discard(part)
 
-    async def _analyse_part(self, key: RoundKey) -> None:
-        """Analyse the decisions of round ``key`` played since its last part."""
-        code, match_number, round_number = key
-        match = await self.storage.fetch_match(code, match_number)
-        if match is None:
-            self._forget_parts(key)
-            return
+    def _rest_of(
+        self, key: RoundKey, match: StoredMatch
+    ) -> tuple[list[dict[str, object]], Callable[[], list[dict[str, Any]]]]:
+        """Round ``key``'s decisions analysed so far, and the job that analyses the rest of
+        what ``match`` holds of it (in a worker)."""
         done, _ = self._parts.get(key, ([], 0))
         job = functools.partial(
             analyse_match_round,
             match.rules,
             match.seed,
             match.moves,
-            round_number,
+            key[2],
             worlds=self.worlds,
             first=len(done),
         )
+        return done, job
+
+    async def _analyse_part(self, key: RoundKey) -> None:
+        """Analyse the decisions of round ``key`` played since its last part."""
+        code, match_number, _ = key
+        match = await self.storage.fetch_match(code, match_number)
+        if match is None:
+            self._forget_parts(key)
+            return
+        done, job = self._rest_of(key, match)
         decisions = await asyncio.get_running_loop().run_in_executor(self._executor(), job)
         if key in self._played:  # (not forgotten meanwhile)
             self._parts[key] = (done + decisions, len(match.moves))
@@ -314,16 +323,7 @@ class Analyst:
         match = await self.storage.fetch_match(code, match_number)
         if match is None:
             return  # the table was deleted meanwhile
-        done, _ = self._parts.get(key, ([], 0))
-        job = functools.partial(
-            analyse_match_round,
-            match.rules,
-            match.seed,
-            match.moves,
-            round_number,
-            worlds=self.worlds,
-            first=len(done),
-        )
+        done, job = self._rest_of(key, match)
         warm = self._pool is not None  # (a new pool spends its first seconds starting)
         started = time.monotonic()
         decisions = None
