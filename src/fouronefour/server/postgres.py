@@ -44,7 +44,7 @@ from .storage import (
     StoredMatch,
     StoredSeat,
     StoredTable,
-    wait_durable,
+    WrittenLater,
 )
 
 log = logging.getLogger(__name__)
@@ -351,7 +351,7 @@ def _columns(rows: list[Any], width: int) -> list[list[Any]]:
     return [list(column) for column in zip(*rows, strict=True)]
 
 
-class PostgresStorage:
+class PostgresStorage(WrittenLater):
     """Tables in a PostgreSQL database, shared by every server process of a cluster.
 
     **Ownership.** A table is written by one process at a time, its owner: the process that
@@ -704,15 +704,6 @@ class PostgresStorage:
         writer, self._writer = self._writer, None
         if writer is not None:
             writer.terminate()
-
-    def when_durable(self, seq: int, callback: Callable[[], None]) -> None:
-        if seq <= self.durable_seq:
-            callback()
-        else:
-            self._waiters.add(seq, callback)
-
-    async def wait_durable(self, seq: int) -> None:
-        await wait_durable(self, seq)
 
     @property
     def all_written(self) -> bool:

@@ -215,7 +215,24 @@ class DurableWaiters:
             callback()
 
 
-async def wait_durable(storage: Storage, seq: int) -> None:
+class WrittenLater:
+    """What a storage that writes its staged changes later (SQLite's group commit,
+    PostgreSQL) tells of them: how far it has written, and whom that wakes."""
+
+    durable_seq: int
+    _waiters: DurableWaiters
+
+    def when_durable(self, seq: int, callback: Callable[[], None]) -> None:
+        if seq <= self.durable_seq:
+            callback()
+        else:
+            self._waiters.add(seq, callback)
+
+    async def wait_durable(self, seq: int) -> None:
+        await wait_durable(self, seq)
+
+
+async def wait_durable(storage: Storage | WrittenLater, seq: int) -> None:
     """Return once ``storage`` has written every change up to ``seq``."""
     if storage.durable_seq >= seq:
         return
@@ -844,7 +861,7 @@ class SqliteStorage:
             self._conn.close()
 
 
-class GroupCommitStorage(SqliteStorage):
+class GroupCommitStorage(WrittenLater, SqliteStorage):
     """SQLite with group commit, for a server on an event loop.
 
     The changes staged during one pass of the loop are written together, in one transaction,
@@ -974,15 +991,6 @@ class GroupCommitStorage(SqliteStorage):
             self.failed = False
         self.durable_seq = written_seq
         self._waiters.release(written_seq)
-
-    def when_durable(self, seq: int, callback: Callable[[], None]) -> None:
-        if seq <= self.durable_seq:
-            callback()
-        else:
-            self._waiters.add(seq, callback)
-
-    async def wait_durable(self, seq: int) -> None:
-        await wait_durable(self, seq)
 
     async def open(self) -> None:
         self.bind(asyncio.get_running_loop())
