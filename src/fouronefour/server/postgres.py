@@ -31,7 +31,10 @@ import orjson
 
 from .outage import Outage
 from .storage import (
+    CHAT_COLUMNS,
     RECENT_CHAT,
+    TABLE_COLUMNS,
+    TABLE_READS,
     Change,
     CodeTaken,
     DurableWaiters,
@@ -39,12 +42,13 @@ from .storage import (
     StorageError,
     StoredAnalysis,
     StoredChat,
-    StoredClaim,
     StoredHandoff,
     StoredMatch,
     StoredSeat,
     StoredTable,
     WrittenLater,
+    chat_line,
+    stored_table,
 )
 
 log = logging.getLogger(__name__)
@@ -229,12 +233,6 @@ WITH new_matches AS (
 )
 SELECT 1
 """
-
-_TABLE_COLUMNS = (
-    "SELECT code, options, host_seat, status, version, match_number, settings, paused,"
-    " round_end FROM tables"
-)
-_CHAT_COLUMNS = "version, match_number, step, at, seat, name, spectator, text, phrase"
 
 
 def batch_arguments(changes: list[Change]) -> list[list[Any]]:
@@ -748,14 +746,14 @@ class PostgresStorage(WrittenLater):
     async def fetch_tables(self, status: str | None = None) -> list[StoredTable]:
         async with self._reader() as conn:
             if status is None:
-                rows = await conn.fetch(_TABLE_COLUMNS)
+                rows = await conn.fetch(TABLE_COLUMNS)
             else:
-                rows = await conn.fetch(_TABLE_COLUMNS + " WHERE status = $1", status)
+                rows = await conn.fetch(TABLE_COLUMNS + " WHERE status = $1", status)
             return [await self._stored_table(conn, row) for row in rows]
 
     async def fetch_table(self, code: str) -> StoredTable | None:
         async with self._reader() as conn:
-            row = await conn.fetchrow(_TABLE_COLUMNS + " WHERE code = $1", code)
+            row = await conn.fetchrow(TABLE_COLUMNS + " WHERE code = $1", code)
             return None if row is None else await self._stored_table(conn, row)
 
     async def code_taken(self, code: str) -> bool:
@@ -787,9 +785,9 @@ class PostgresStorage(WrittenLater):
     async def fetch_chat(self, code: str, match_number: int) -> list[StoredChat]:
         async with self._reader() as conn:
             return [
-                _chat_line(r)
+                chat_line(tuple(r))
                 for r in await conn.fetch(
-                    f"SELECT {_CHAT_COLUMNS} FROM chat WHERE code = $1 AND match_number = $2"
+                    f"SELECT {CHAT_COLUMNS} FROM chat WHERE code = $1 AND match_number = $2"
                     " ORDER BY version",
                     code,
                     match_number,
@@ -854,59 +852,18 @@ class PostgresStorage(WrittenLater):
 
     async def _stored_table(self, conn: asyncpg.Connection, row: asyncpg.Record) -> StoredTable:
         code = row["code"]
-        seats = [
-            StoredSeat(r["seat"], r["name"], r["kind"], r["token_hash"])
-            for r in await conn.fetch(
-                "SELECT seat, name, kind, token_hash FROM seats WHERE code = $1 ORDER BY seat",
-                code,
-            )
-        ]
-        finished = [
-            r["number"]
-            for r in await conn.fetch(
-                "SELECT number FROM matches WHERE code = $1 AND over ORDER BY number", code
-            )
-        ]
-        moved = await conn.fetchval("SELECT MAX(version) FROM moves WHERE code = $1", code)
-        chat = [
-            _chat_line(r)
-            for r in await conn.fetch(
-                f"SELECT {_CHAT_COLUMNS} FROM chat WHERE code = $1 ORDER BY version DESC LIMIT $2",
-                code,
-                RECENT_CHAT,
-            )
-        ]
-        chat.reverse()
-        claims = [
-            StoredClaim(r["match_number"], r["idx"], r["seat"], r["answer"])
-            for r in await conn.fetch(
-                "SELECT match_number, idx, seat, answer FROM claims WHERE code = $1 ORDER BY seat",
-                code,
-            )
-        ]
-        handoffs = [
-            StoredHandoff(r["seat"], r["secret_hash"], r["expires_at"])
-            for r in await conn.fetch(
-                "SELECT seat, secret_hash, expires_at FROM handoffs WHERE code = $1 ORDER BY seat",
-                code,
-            )
-        ]
-        table = StoredTable(
-            code,
-            orjson.loads(row["options"]),
-            row["host_seat"],
-            row["status"],
-            max(row["version"], moved or 0, chat[-1].version if chat else 0),
-            row["match_number"],
-            seats,
-            None,
-            finished,
-            orjson.loads(row["settings"]),
-            row["paused"],
-            row["round_end"],
-            chat,
-            handoffs,
-            claims,
+
+        async def read(query: str, *more: Any) -> list[tuple[Any, ...]]:
+            return [tuple(r) for r in await conn.fetch(query, code, *more)]
+
+        table = stored_table(
+            tuple(row),
+            await read(TABLE_READS.seats),
+            await read(TABLE_READS.finished),
+            await conn.fetchval(TABLE_READS.moved, code),
+            await read(TABLE_READS.chat, RECENT_CHAT),
+            await read(TABLE_READS.claims),
+            await read(TABLE_READS.handoffs),
         )
         if table.match_number:
             table.match = await self._match(conn, code, table.match_number)
@@ -950,20 +907,6 @@ class PostgresStorage(WrittenLater):
         if self._readers is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._readers.close(), 2)
-
-
-def _chat_line(r: asyncpg.Record) -> StoredChat:
-    return StoredChat(
-        r["version"],
-        r["match_number"],
-        r["step"],
-        r["at"],
-        r["seat"],
-        r["name"],
-        r["spectator"],
-        r["text"],
-        r["phrase"],
-    )
 
 
 async def migrate(conn: asyncpg.Connection) -> int:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -424,12 +425,76 @@ _ADDED_COLUMNS = (
 )
 #: Chat lines a table keeps at hand for snapshots (docs/protocol.md: the last 50).
 RECENT_CHAT = 50
-_CHAT_COLUMNS = "version, match_number, step, at, seat, name, spectator, text, phrase"
+CHAT_COLUMNS = "version, match_number, step, at, seat, name, spectator, text, phrase"
+#: A table's own row, as both databases read it (then :data:`TABLE_READS` and
+#: :func:`stored_table`).
+TABLE_COLUMNS = (
+    "SELECT code, options, host_seat, status, version, match_number, settings, paused,"
+    " round_end FROM tables"
+)
 
 
-def _chat_line(row: tuple[Any, ...]) -> StoredChat:
+@dataclass(frozen=True, slots=True)
+class TableReads:
+    """The reads that rebuild a stored table besides its row, each taking the table's code
+    (``chat`` also how many lines), in PostgreSQL's notation (``$1``);
+    :func:`sqlite_query` gives SQLite's."""
+
+    seats: str = "SELECT seat, name, kind, token_hash FROM seats WHERE code = $1 ORDER BY seat"
+    finished: str = "SELECT number FROM matches WHERE code = $1 AND over ORDER BY number"
+    moved: str = "SELECT MAX(version) FROM moves WHERE code = $1"
+    chat: str = f"SELECT {CHAT_COLUMNS} FROM chat WHERE code = $1 ORDER BY version DESC LIMIT $2"
+    claims: str = "SELECT match_number, idx, seat, answer FROM claims WHERE code = $1 ORDER BY seat"
+    handoffs: str = (
+        "SELECT seat, secret_hash, expires_at FROM handoffs WHERE code = $1 ORDER BY seat"
+    )
+
+
+TABLE_READS = TableReads()
+
+
+def sqlite_query(query: str) -> str:
+    """A query in PostgreSQL's notation with SQLite's parameters (``$1`` becomes ``?``)."""
+    return re.sub(r"\$\d+", "?", query)
+
+
+def chat_line(row: Sequence[Any]) -> StoredChat:
     version, match_number, step, at, seat, name, spectator, text, phrase = row
     return StoredChat(version, match_number, step, at, seat, name, bool(spectator), text, phrase)
+
+
+def stored_table(
+    row: Sequence[Any],
+    seats: Iterable[Sequence[Any]],
+    finished: Iterable[Sequence[Any]],
+    moved: int | None,
+    newest_chat: Iterable[Sequence[Any]],
+    claims: Iterable[Sequence[Any]],
+    handoffs: Iterable[Sequence[Any]],
+) -> StoredTable:
+    """A table from its row (:data:`TABLE_COLUMNS`) and what :data:`TABLE_READS` read of
+    it (its match is read apart). Its version is the last a change gave it: the row's, or a
+    later move's or chat line's (those are written without the row)."""
+    code, options, host_seat, status, version, match_number, settings, paused, round_end = row
+    chat = [chat_line(line) for line in newest_chat]
+    chat.reverse()
+    return StoredTable(
+        code,
+        orjson.loads(options),
+        host_seat,
+        status,
+        max(version, moved or 0, chat[-1].version if chat else 0),
+        match_number,
+        [StoredSeat(*seat) for seat in seats],
+        None,
+        [number for (number,) in finished],
+        orjson.loads(settings),
+        bool(paused),
+        round_end,
+        chat,
+        [StoredHandoff(*handoff) for handoff in handoffs],
+        [StoredClaim(*claim) for claim in claims],
+    )
 
 
 class SqliteStorage:
@@ -662,25 +727,18 @@ class SqliteStorage:
                 (code, *extra.analysis),
             )
 
-    _TABLE_COLUMNS = (
-        "SELECT code, options, host_seat, status, version, match_number, settings, paused,"
-        " round_end FROM tables"
-    )
-
     def load_tables(self, status: str | None = None) -> list[StoredTable]:
         """Every stored table, or those in ``status``."""
         with self._lock:
             if status is None:
-                rows = self._conn.execute(self._TABLE_COLUMNS).fetchall()
+                rows = self._conn.execute(TABLE_COLUMNS).fetchall()
             else:
-                rows = self._conn.execute(
-                    self._TABLE_COLUMNS + " WHERE status = ?", (status,)
-                ).fetchall()
+                rows = self._conn.execute(TABLE_COLUMNS + " WHERE status = ?", (status,)).fetchall()
             return [self._stored_table(row) for row in rows]
 
     def load_table(self, code: str) -> StoredTable | None:
         with self._lock:
-            row = self._conn.execute(self._TABLE_COLUMNS + " WHERE code = ?", (code,)).fetchone()
+            row = self._conn.execute(TABLE_COLUMNS + " WHERE code = ?", (code,)).fetchone()
             return None if row is None else self._stored_table(row)
 
     def table_exists(self, code: str) -> bool:
@@ -695,64 +753,22 @@ class SqliteStorage:
             return found is not None
 
     def _stored_table(self, row: tuple[Any, ...]) -> StoredTable:
-        conn = self._conn
-        code, options, host_seat, status, version, match_number, settings, paused, round_end = row
-        seats = [
-            StoredSeat(seat, name, kind, token_hash)
-            for seat, name, kind, token_hash in conn.execute(
-                "SELECT seat, name, kind, token_hash FROM seats WHERE code = ? ORDER BY seat",
-                (code,),
-            )
-        ]
-        finished = [
-            n
-            for (n,) in conn.execute(
-                "SELECT number FROM matches WHERE code = ? AND over = 1 ORDER BY number",
-                (code,),
-            )
-        ]
-        (moved,) = conn.execute("SELECT MAX(version) FROM moves WHERE code = ?", (code,)).fetchone()
-        chat = [
-            _chat_line(row)
-            for row in conn.execute(
-                f"SELECT {_CHAT_COLUMNS} FROM chat WHERE code = ? ORDER BY version DESC LIMIT ?",
-                (code, RECENT_CHAT),
-            )
-        ]
-        chat.reverse()
-        claims = [
-            StoredClaim(*row)
-            for row in conn.execute(
-                "SELECT match_number, idx, seat, answer FROM claims WHERE code = ? ORDER BY seat",
-                (code,),
-            )
-        ]
-        handoffs = [
-            StoredHandoff(*row)
-            for row in conn.execute(
-                "SELECT seat, secret_hash, expires_at FROM handoffs WHERE code = ? ORDER BY seat",
-                (code,),
-            )
-        ]
-        table = StoredTable(
-            code,
-            orjson.loads(options),
-            host_seat,
-            status,
-            max(version, moved or 0, chat[-1].version if chat else 0),
-            match_number,
-            seats,
-            None,
-            finished,
-            orjson.loads(settings),
-            bool(paused),
-            round_end,
-            chat,
-            handoffs,
-            claims,
+        code = row[0]
+
+        def read(query: str, *more: Any) -> list[Any]:
+            return self._conn.execute(sqlite_query(query), (code, *more)).fetchall()
+
+        table = stored_table(
+            row,
+            read(TABLE_READS.seats),
+            read(TABLE_READS.finished),
+            read(TABLE_READS.moved)[0][0],
+            read(TABLE_READS.chat, RECENT_CHAT),
+            read(TABLE_READS.claims),
+            read(TABLE_READS.handoffs),
         )
-        if match_number:
-            table.match = self._load_match(code, match_number)
+        if table.match_number:
+            table.match = self._load_match(code, table.match_number)
         return table
 
     def load_match(self, code: str, number: int) -> StoredMatch | None:
@@ -776,9 +792,9 @@ class SqliteStorage:
         """The chat lines said while ``match_number`` was the table's current match."""
         with self._lock:
             return [
-                _chat_line(row)
+                chat_line(row)
                 for row in self._conn.execute(
-                    f"SELECT {_CHAT_COLUMNS} FROM chat WHERE code = ? AND match_number = ?"
+                    f"SELECT {CHAT_COLUMNS} FROM chat WHERE code = ? AND match_number = ?"
                     " ORDER BY version",
                     (code, match_number),
                 )
