@@ -43,3 +43,23 @@ def test_shift_and_a_digit_takes_a_card_back_and_backspace_then_drops_the_last(
     assert _selected(page) == "4", "Backspace after a take-back did nothing"
     page.keyboard.press("Backspace")
     assert _selected(page) == ""
+
+
+def test_a_newcomer_who_chose_to_watch_can_still_take_a_free_seat(
+    server_url: str, new_page: Any
+) -> None:
+    host = new_page("host", 1366, 657)
+    table = _create(host, server_url, {"name": "Ann", "players": 4})
+    friend = new_page("friend", 390, 844, mobile=True)
+    friend.goto(f"{server_url}{table['link']}")
+    friend.locator("[data-testid=watch]").tap()
+    friend.locator("[data-testid=take-seat-1]").wait_for(state="detached")
+    # The door back: the same button, now to take a seat, keeping the keyboard's focus.
+    button = friend.locator("[data-testid=watch]")
+    assert button.is_visible(), "a watcher in the lobby has no way back to the seats"
+    assert button.inner_text() == "Take a seat instead"
+    button.tap()
+    friend.fill("[data-testid=lobby-name]", "Bob")
+    friend.locator("[data-testid=take-seat-1]").tap()
+    friend.locator("[data-testid=lobby-seat-1].mine").wait_for()
+    assert friend.locator("[data-testid=watch]").is_hidden()
