@@ -63,3 +63,40 @@ def test_a_newcomer_who_chose_to_watch_can_still_take_a_free_seat(
     friend.locator("[data-testid=take-seat-1]").tap()
     friend.locator("[data-testid=lobby-seat-1].mine").wait_for()
     assert friend.locator("[data-testid=watch]").is_hidden()
+
+
+def _box(page: Any, selector: str) -> dict[str, float]:
+    box: dict[str, float] = page.locator(selector).bounding_box()
+    return box
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def test_the_strip_of_moves_leaves_the_turn_its_timer_and_the_sort_switch_in_view(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("phone", 390, 844, mobile=True)
+    table = _create(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
+    _start_with_bots(page, server_url, table)
+    page.locator("#game[data-decision=play]").wait_for(timeout=20_000)
+    _inject(page, {"top": None, "top_seat": None}, {"hand": HAND, "legal_moves": LEGAL})
+    page.locator("[data-testid=hand-card]").nth(len(HAND) - 1).wait_for()
+    page.locator("[data-testid=hand-card][data-rank='4']").first.tap()
+    strip = page.locator("[data-testid=hand-moves]")
+    # Upright and sideways (there the sort switch lies over the status line's right end).
+    for width, height in ((390, 844), (360, 640), (844, 390), (1366, 657)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(300)
+        assert strip.is_visible()
+        moves = _box(page, "[data-testid=hand-moves]")
+        for kept in ("status", "sort", "hand"):
+            covered = _overlap(moves, _box(page, f"[data-testid={kept}]"))
+            assert not covered, f"the strip covers {kept} at {width}x{height}"
+        assert moves["y"] >= _box(page, "#felt")["y"], f"the strip leaves the felt at {width}"

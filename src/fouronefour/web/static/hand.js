@@ -230,6 +230,7 @@ function renderTools() {
     strip.replaceChildren();
     return;
   }
+  placeStrip(strip);
   const level = session.state.state ? session.state.state.level : null;
   strip.replaceChildren(
     ...moves.map((move) => {
@@ -242,6 +243,16 @@ function renderTools() {
       return choice;
     }),
   );
+}
+
+/**
+ * The strip lies over the foot of the felt, just above the status line: the turn, its
+ * timer and (on a short window) the sort switch over the line's right end stay in view.
+ */
+function placeStrip(strip) {
+  const line = $("status-line").getBoundingClientRect();
+  const lift = line.height ? $("hand-area").getBoundingClientRect().top - line.top : 0;
+  strip.style.bottom = `calc(100% + ${Math.max(0, Math.round(lift))}px)`;
 }
 
 /**
