@@ -100,3 +100,38 @@ def test_the_strip_of_moves_leaves_the_turn_its_timer_and_the_sort_switch_in_vie
             covered = _overlap(moves, _box(page, f"[data-testid={kept}]"))
             assert not covered, f"the strip covers {kept} at {width}x{height}"
         assert moves["y"] >= _box(page, "#felt")["y"], f"the strip leaves the felt at {width}"
+
+
+def _inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
+    return (
+        inner["x"] >= outer["x"] - 0.5
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 0.5
+        and inner["y"] >= outer["y"] - 0.5
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 0.5
+    )
+
+
+def test_a_long_bot_level_name_stays_inside_its_seat_box_on_a_phone(
+    server_url: str, new_page: Any
+) -> None:
+    # A name wider than a phone's seat box (German named Casual "Gelegenheitsspieler").
+    for locale, bot in (("de-DE", "casual"), ("en-US", "learned")):
+        page = new_page(f"phone-{bot}", 390, 844, locale=locale, mobile=True)
+        table = _create(page, server_url, {"name": "Ann", "players": 4, "bot": bot})
+        _start_with_bots(page, server_url, table)
+        page.locator("[data-testid=hand-card]").first.wait_for(timeout=20_000)
+        page.locator("[data-testid=seat-3] .bot-tag").wait_for()
+        # Read in one go: the ring is drawn anew on every update (a bot may move meanwhile).
+        tags = page.evaluate(
+            """() => [1, 2, 3].map((seat) => {
+                const box = document.querySelector(`[data-testid=seat-${seat}]`);
+                const tag = box.querySelector('.bot-tag');
+                const rect = (e) => { const r = e.getBoundingClientRect();
+                    return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+                return {box: rect(box), tag: rect(tag), title: tag.title, text: tag.textContent};
+            })"""
+        )
+        for seat, found in zip((1, 2, 3), tags, strict=True):
+            assert _inside(found["tag"], found["box"]), f"{bot}: the tag leaves seat {seat}'s box"
+            # The whole name is still there for whoever points at it.
+            assert found["title"] == found["text"]
