@@ -135,3 +135,23 @@ def test_a_long_bot_level_name_stays_inside_its_seat_box_on_a_phone(
             assert _inside(found["tag"], found["box"]), f"{bot}: the tag leaves seat {seat}'s box"
             # The whole name is still there for whoever points at it.
             assert found["title"] == found["text"]
+
+
+def test_the_practice_bot_picker_offers_the_levels_before_the_config_arrives(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("home", 390, 844, mobile=True)
+    held: list[Any] = []
+    page.route("**/api/config", lambda route: held.append(route))  # answered later
+    page.goto(server_url)
+    page.wait_for_function("() => document.body.dataset.ready === 'true'")
+    picker = page.locator("[data-testid=practice-bot]")
+    # Not "Greedy" first and then "Strong": the default level from the start.
+    assert picker.input_value() == "strong", picker.input_value()
+    assert picker.locator("option:checked").inner_text() == "Strong"
+    for route in held:
+        route.continue_()
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=practice-bot] option').length > 4"
+    )
+    assert picker.input_value() == "strong"
