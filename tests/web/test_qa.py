@@ -155,3 +155,21 @@ def test_the_practice_bot_picker_offers_the_levels_before_the_config_arrives(
         "() => document.querySelectorAll('[data-testid=practice-bot] option').length > 4"
     )
     assert picker.input_value() == "strong"
+
+
+def test_a_page_reloaded_on_its_turn_logs_no_blocked_sound_or_vibration(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("phone", 390, 844, mobile=True)
+    table = _create(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
+    _start_with_bots(page, server_url, table)
+    page.locator("#game[data-decision=play]").wait_for(timeout=20_000)
+    console: list[str] = []
+    page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+    # A reload is a page nobody has touched yet: the browser refuses sound and vibration
+    # there (and says so in the console), so the turn's alert waits for a first gesture.
+    page.reload()
+    page.locator("#game[data-decision=play]").wait_for(timeout=20_000)
+    page.wait_for_timeout(500)
+    blocked = [line for line in console if "vibrate" in line or "AudioContext" in line]
+    assert not blocked, blocked
