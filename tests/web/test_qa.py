@@ -6,6 +6,7 @@ running page through its own reducer, as in test_interact.py.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from test_interact import _create, _inject, _start_with_bots
@@ -173,3 +174,26 @@ def test_a_page_reloaded_on_its_turn_logs_no_blocked_sound_or_vibration(
     page.wait_for_timeout(500)
     blocked = [line for line in console if "vibrate" in line or "AudioContext" in line]
     assert not blocked, blocked
+
+
+def test_a_german_unhook_offer_asks_with_the_verb_of_its_button(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("de", 390, 844, locale="de-DE", mobile=True)
+    table = _create(page, server_url, {"name": "Anna", "players": 2, "turn_seconds": 300})
+    _start_with_bots(page, server_url, table)
+    page.locator("#game[data-decision=play]").wait_for(timeout=20_000)
+    you = page.evaluate("(async () => (await import('/static/session.js')).session.state.you)()")
+    rank = next(r for r in you["hand"] if r not in "BR")
+    closes = int(time.time() * 1000) + 60_000
+    window = {"kind": "unhook", "rank": rank, "claimed": rank * 2, "claimed_seat": 1,
+              "closes_at": closes}  # fmt: skip
+    offer = {"decision": "unhook", "legal_moves": [rank, "pass"], "prompt_v": you["prompt_v"] + 9}
+    _inject(page, {"window": window, "top": None}, offer)
+    page.locator("[data-testid=offer]").wait_for()
+    title = page.locator("[data-testid=offer-title]").inner_text()
+    button = page.locator("[data-testid=offer-accept]").inner_text()
+    # It said "eingehakt ... aushaken?" beside an "Enthaken" button, and "deiner A".
+    assert button == "Enthaken" and "enthaken?" in title and "gehakt" in title, title
+    assert "eingehakt" not in title and "aushaken" not in title, title
+    assert "deiner Karte" in title, title
