@@ -197,3 +197,33 @@ def test_a_german_unhook_offer_asks_with_the_verb_of_its_button(
     assert button == "Enthaken" and "enthaken?" in title and "gehakt" in title, title
     assert "eingehakt" not in title and "aushaken" not in title, title
     assert "deiner Karte" in title, title
+
+
+def test_the_analysis_legend_keeps_each_mark_beside_its_words_on_a_phone(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("phone", 390, 844, mobile=True)
+    page.goto(server_url)
+    page.wait_for_function("() => document.body.dataset.ready === 'true'")
+    # The legend under a round's win-chance graph, as wide as the replay's analysis on a
+    # phone (338 px at 390x844): five items did not fit a line and each broke in two, its
+    # mark above its words.
+    heights = page.evaluate(
+        """async () => {
+            const { chartLegend } = await import('/static/analysis.js');
+            const box = document.createElement('div');
+            box.style.width = '338px';
+            box.append(chartLegend());
+            document.body.prepend(box);
+            const items = [...box.querySelectorAll('.chart-legend > span')];
+            // One line: the same item alone, with all the room it wants.
+            const alone = document.createElement('div');
+            alone.className = 'chart-legend';
+            alone.style.cssText = 'position: absolute; width: max-content';
+            alone.append(items[0].cloneNode(true));
+            document.body.append(alone);
+            const line = alone.firstChild.getBoundingClientRect().height;
+            return items.map((item) => item.getBoundingClientRect().height / line);
+        }"""
+    )
+    assert len(heights) == 5 and all(lines < 1.5 for lines in heights), heights
