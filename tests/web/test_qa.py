@@ -227,3 +227,32 @@ def test_the_analysis_legend_keeps_each_mark_beside_its_words_on_a_phone(
         }"""
     )
     assert len(heights) == 5 and all(lines < 1.5 for lines in heights), heights
+
+
+def test_the_match_results_dialog_takes_the_keyboard_and_escape_closes_it(
+    server_url: str, new_page: Any, axe_problems: Any
+) -> None:
+    page = new_page("laptop", 1366, 657)
+    # Two seats and a 50 ms turn timer: the table's bot plays for the away host at once.
+    table = _create(
+        page,
+        server_url,
+        {"name": "Ann", "players": 2, "turn_seconds": 0.05, "hook_seconds": 0.05,
+         "hook_mode": "fast", "bot": "greedy"},
+    )  # fmt: skip
+    _start_with_bots(page, server_url, table)
+    results = page.locator("[data-testid=results]")
+    results.wait_for(timeout=120_000)
+    page.locator("[data-testid=open-replay]").wait_for()
+    # A keyboard player lands in the dialog (not behind it, at the top of the page).
+    assert results.get_attribute("role") == "dialog"
+    assert results.get_attribute("aria-modal") == "true"
+    inside = "document.getElementById('results').contains(document.activeElement)"
+    page.wait_for_function(f"() => {inside}")
+    assert page.evaluate("document.activeElement.tagName") == "BUTTON"
+    assert not axe_problems(page), axe_problems(page)
+    page.keyboard.press("Escape")
+    results.wait_for(state="hidden")
+    # The round chip brings it back, with the focus again.
+    page.click("[data-testid=last-results]")
+    page.wait_for_function(f"() => {inside}")
