@@ -256,3 +256,38 @@ def test_the_match_results_dialog_takes_the_keyboard_and_escape_closes_it(
     # The round chip brings it back, with the focus again.
     page.click("[data-testid=last-results]")
     page.wait_for_function(f"() => {inside}")
+
+
+def test_a_keyboard_player_says_ready_with_enter_at_the_end_of_a_round(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("laptop", 1366, 657)
+    table = _create(
+        page,
+        server_url,
+        {"name": "Kai", "players": 2, "turn_seconds": 300, "hook_mode": "fast",
+         "hook_seconds": 5, "bot": "beginner"},
+    )  # fmt: skip
+    _start_with_bots(page, server_url, table)
+    page.locator("[data-testid=hand-card]").first.wait_for(timeout=20_000)
+    game = "document.getElementById('game').dataset"
+    deadline = time.monotonic() + 150
+    # The whole round from the keyboard: H, then Enter (or P), and Enter on every offer.
+    while not page.locator("[data-testid=round-end]").is_visible():
+        assert time.monotonic() < deadline, "the round did not end"
+        if page.locator("[data-testid=offer]").is_visible():
+            page.keyboard.press("Enter")
+            page.wait_for_timeout(200)
+            continue
+        prompt = page.evaluate(f"{game}.prompt")
+        if page.evaluate(f"{game}.decision") not in ("play", "return") or not prompt:
+            page.wait_for_timeout(100)
+            continue
+        page.keyboard.press("h")
+        page.wait_for_function(f"p => {game}.hinted === p", arg=prompt)
+        page.keyboard.press("Enter" if page.locator("[data-testid=play]").is_enabled() else "p")
+        page.wait_for_function(f"p => {game}.prompt !== p", arg=prompt, timeout=10_000)
+    # The hand and its buttons went with the round: Ready has the keyboard now.
+    page.wait_for_function("() => document.activeElement.dataset.testid === 'ready'")
+    page.keyboard.press("Enter")
+    page.locator("[data-testid=ready]:disabled").wait_for()
