@@ -291,3 +291,15 @@ def test_a_keyboard_player_says_ready_with_enter_at_the_end_of_a_round(
     page.wait_for_function("() => document.activeElement.dataset.testid === 'ready'")
     page.keyboard.press("Enter")
     page.locator("[data-testid=ready]:disabled").wait_for()
+
+
+def test_the_lobby_name_field_keeps_clear_of_the_seats(server_url: str, new_page: Any) -> None:
+    host = new_page("host", 1366, 657)
+    table = _create(host, server_url, {"name": "Ann", "players": 4})
+    for width, height in ((1366, 657), (390, 844)):
+        friend = new_page(f"friend-{width}", width, height)
+        friend.goto(f"{server_url}{table['link']}")
+        name = _box(friend, "[data-testid=lobby-name]")
+        seats = _box(friend, "[data-testid=lobby-seats]")
+        # The field's foot lay on the first seat card's top edge.
+        assert seats["y"] - (name["y"] + name["height"]) >= 6, (width, name, seats)
