@@ -91,8 +91,11 @@ export function alertChange(previous, next) {
   const kind = now === "hook" || now === "unhook" ? "offer" : "turn";
   setAlerting(true, kind);
   const chosen = settings();
-  if (chosen.sound) chime(SOUNDS[kind]);
-  if (chosen.vibrate && navigator.vibrate) navigator.vibrate(kind === "offer" ? [60, 60, 60] : 120);
+  // Before a first tap or key on this page (say, after a reload) the browser refuses sound
+  // and vibration, and says so in the console: only the title, icon and notification then.
+  const touched = navigator.userActivation ? navigator.userActivation.hasBeenActive : true;
+  if (chosen.sound && touched) chime(SOUNDS[kind]);
+  if (chosen.vibrate && touched && navigator.vibrate) navigator.vibrate(kind === "offer" ? [60, 60, 60] : 120);
   notify(kind);
 }
 

@@ -230,6 +230,7 @@ function renderTools() {
     strip.replaceChildren();
     return;
   }
+  placeStrip(strip);
   const level = session.state.state ? session.state.state.level : null;
   strip.replaceChildren(
     ...moves.map((move) => {
@@ -242,6 +243,16 @@ function renderTools() {
       return choice;
     }),
   );
+}
+
+/**
+ * The strip lies over the foot of the felt, just above the status line: the turn, its
+ * timer and (on a short window) the sort switch over the line's right end stay in view.
+ */
+function placeStrip(strip) {
+  const line = $("status-line").getBoundingClientRect();
+  const lift = line.height ? $("hand-area").getBoundingClientRect().top - line.top : 0;
+  strip.style.bottom = `calc(100% + ${Math.max(0, Math.round(lift))}px)`;
 }
 
 /**
@@ -428,9 +439,20 @@ function onKey(event) {
     ui.selection.delete(ui.typed.pop());
     paintSelection();
   } else {
-    const rank = /^[2-9]$/.test(key) ? key : RANK_KEYS[key];
+    const rank = rankOfKey(key, event.code);
     if (rank && session.state.you) selectRank(rank.toUpperCase(), event.shiftKey);
   }
+}
+
+/**
+ * The rank a key types. With Shift a digit key sends its shifted sign ("$" for Shift+4 on
+ * a US keyboard, "§" on a German one), so a digit is also read from the key's position.
+ */
+function rankOfKey(key, code) {
+  if (/^[2-9]$/.test(key)) return key;
+  if (RANK_KEYS[key]) return RANK_KEYS[key];
+  const digit = /^(?:Digit|Numpad)([02-9])$/.exec(code || "");
+  return digit ? (digit[1] === "0" ? "T" : digit[1]) : null;
 }
 
 function selectRank(rank, takeBack) {
@@ -439,6 +461,7 @@ function selectRank(rank, takeBack) {
     for (let i = cards.length - 1; i >= 0; i -= 1) {
       if (cards[i] === rank && ui.selection.has(i)) {
         ui.selection.delete(i);
+        ui.typed = ui.typed.filter((typed) => typed !== i); // Backspace drops the one before
         break;
       }
     }

@@ -46,7 +46,8 @@ export function renderLobby() {
   const seated = state.role === "player";
   // A player the host removed is offered no seat: only a handoff from the host seats them.
   const removed = !seated && Boolean(storage.removed(state.code));
-  const canJoin = !seated && !removed && !local.watching && (table.status === "lobby" || table.status === "finished");
+  const canSit = !seated && !removed && (table.status === "lobby" || table.status === "finished");
+  const canJoin = canSit && !local.watching;
   for (const seat of table.seats) {
     const item = el("li", `lobby-seat team-${seat.team}`);
     item.dataset.testid = `lobby-seat-${seat.seat}`;
@@ -107,7 +108,11 @@ export function renderLobby() {
   }
   $("lobby-name-row").hidden = !canJoin;
   if (canJoin && !$("lobby-name").value) $("lobby-name").value = storage.name();
-  $("watch").hidden = !canJoin;
+  // "Just watch" is no one-way door: while watching, the same button offers the seats again.
+  const watch = $("watch");
+  watch.hidden = !canSit;
+  watch.dataset.i18n = local.watching ? "watch_stop" : "watch";
+  watch.textContent = t(watch.dataset.i18n);
   const host = state.host && seated;
   const anyEmpty = table.seats.some((seat) => seat.kind === "empty");
   $("fill-bots").hidden = !host;
@@ -145,7 +150,7 @@ async function takeSeat(seat) {
 /** Wire the lobby's buttons; `rerender()` draws the table screen again. */
 export function initLobby(rerender) {
   $("watch").addEventListener("click", () => {
-    local.watching = true;
+    local.watching = !local.watching;
     rerender();
   });
   $("fill-bots").addEventListener("click", () => request({ type: "fill_bots" }).catch(showError));

@@ -13,8 +13,9 @@ import { showError } from "./toast.js";
 const BOT_KEY = "414.practice.bot";
 
 let enterTable = null; // (code) => void, from app.js
-// what is offered until the server's config arrives
-let config = { bots: ["random", "greedy", "search"], levels: [], default_bot: "greedy" };
+// what is offered until the server's config arrives: the levels, as the create form does
+const LEVELS = ["beginner", "casual", "strong", "expert"];
+let config = { bots: LEVELS, levels: LEVELS.map((name) => ({ name })), default_bot: "strong" };
 let picked = null; // what the person picked here, if anything
 let pending = null; // the code of the practice table to fill and start
 

@@ -10,10 +10,27 @@ import { showError } from "./toast.js";
 
 let shown = null; // {result, previousLevels} in the dialog
 let openReplays = null; // from app.js
+let focusBefore = null; // where the keyboard was when the dialog opened: it goes back there
 
 export function resetResults() {
   shown = null;
+  closeResults();
+}
+
+function closeResults() {
+  if ($("results").hidden) return;
   $("results").hidden = true;
+  if (focusBefore && focusBefore.isConnected) focusBefore.focus({ preventScroll: true });
+  focusBefore = null;
+}
+
+/** The dialog takes the keyboard (not from a line being typed), on its first button. */
+function focusResults() {
+  const active = document.activeElement;
+  if (active && active.closest("input, textarea, select")) return;
+  if (!$("results").contains(active)) focusBefore = active;
+  const first = [...$("results").querySelectorAll("button")].find((button) => !button.hidden);
+  if (first) first.focus({ preventScroll: true });
 }
 
 export function showResults(result, previousLevels) {
@@ -25,8 +42,10 @@ export function showResults(result, previousLevels) {
     ? t("match_over_title")
     : t("round_over_title", { n: result.round_number || state.results.length });
   renderResults($("results-body"), tableView(state), result, previousLevels);
+  const opening = $("results").hidden;
   $("results").hidden = false;
   renderResultButtons();
+  if (opening) focusResults();
 }
 
 export function showLastResults() {
@@ -72,8 +91,9 @@ export async function playAgain() {
 
 export function initResults(replays) {
   openReplays = replays;
-  $("results-close").addEventListener("click", () => {
-    $("results").hidden = true;
+  $("results-close").addEventListener("click", closeResults);
+  $("results").addEventListener("keydown", (event) => {
+    if (event.key === "Escape") closeResults();
   });
   $("results-again").addEventListener("click", playAgain);
   $("results-replay").addEventListener("click", () => openReplays());

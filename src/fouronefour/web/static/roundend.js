@@ -11,6 +11,7 @@ import { renderResults, seatName } from "./table.js";
 import { showError } from "./toast.js";
 
 let sending = false;
+let panelOpen = false; // the panel was shown at the last draw
 
 /** Levels before the round that ended: the previous result's, else the match's start. */
 function levelsBefore(state) {
@@ -25,6 +26,8 @@ export function renderRoundEnd(view) {
   const panel = $("round-end");
   panel.hidden = !end;
   $("hand-area").hidden = Boolean(end);
+  const opening = Boolean(end) && !panelOpen;
+  panelOpen = Boolean(end);
   if (!end) return;
   $("round-end-title").textContent = t("round_over_title", { n: end.round_number });
   renderResults($("round-end-results"), view, end.result, levelsBefore(state));
@@ -63,6 +66,12 @@ export function renderRoundEnd(view) {
   ready.hidden = !isPlayer;
   ready.disabled = done || sending || Boolean(state.state.paused);
   ready.textContent = t(done ? "ready_done" : "ready");
+  // The hand and its buttons go with the round (the keyboard's focus with them): Ready takes
+  // it, so Enter says it (not from a line being typed).
+  const active = document.activeElement;
+  if (opening && !ready.hidden && !ready.disabled && !(active && active.closest("input, textarea, select"))) {
+    ready.focus({ preventScroll: true });
+  }
 }
 
 async function sendReady() {

@@ -111,7 +111,12 @@ export function renderRing(root, state) {
       meta.append(placeTag);
       labels.push(ordinal(place + 1));
     }
-    if (info.bot) meta.append(el("span", "bot-tag", t(`bot_${info.bot}`)));
+    if (info.bot) {
+      // A long level name is cut to the box (style.css); pointing at it shows it whole.
+      const tag = el("span", "bot-tag", t(`bot_${info.bot}`));
+      tag.title = tag.textContent;
+      meta.append(tag);
+    }
     if (info.away) {
       meta.append(el("span", "status-tag away-tag", t("away_short")));
       labels.push(t("away_short"));
