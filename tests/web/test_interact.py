@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from websockets.sync.client import connect
 
 from fouronefour import lessons
@@ -59,6 +60,10 @@ INJECT = """async ({pub, you}) => {
 
 def _inject(page: Any, pub: dict[str, Any], you: dict[str, Any] | None) -> None:
     page.evaluate(INJECT, {"pub": pub, "you": you})
+    if you and "hand" in you:  # drawn: as many cards as the injected hand (not the dealt one)
+        page.wait_for_function(
+            f"document.querySelectorAll('[data-testid=hand-card]').length === {len(you['hand'])}"
+        )
 
 
 def _sent(page: Any) -> list[dict[str, Any]]:
@@ -106,7 +111,8 @@ def test_a_hook_offer_is_answered_from_the_keyboard_and_the_unhook_window_names_
     _inject(page, {"window": unhook}, {"decision": None, "legal_moves": [], "prompt_v": prompt + 2})
     label = page.locator("[data-testid=center] [data-testid=window]")
     shown = pair if pair != "T" else "10"
-    assert label.inner_text() == f"Bot 2 hooked the {shown} with {shown} {shown} · unhook window"
+    # (drawn on the page's next frame: waited for)
+    expect(label).to_have_text(f"Bot 2 hooked the {shown} with {shown} {shown} · unhook window")
 
 
 #: A hand led at level 2 (lowest first in the round's order) and its legal moves: every

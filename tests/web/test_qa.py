@@ -9,7 +9,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from test_interact import _create, _inject, _start_with_bots
+from .pages import create_table
+from .test_interact import _inject, _start_with_bots
 
 #: A hand led at level 2 and a few of its legal moves (the client takes them as sent).
 HAND = "3444579TJQKA"
@@ -25,7 +26,7 @@ def test_shift_and_a_digit_takes_a_card_back_and_backspace_then_drops_the_last(
     server_url: str, new_page: Any
 ) -> None:
     page = new_page("keys", 1366, 657)
-    table = _create(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
+    table = create_table(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
     _start_with_bots(page, server_url, table)
     page.locator("#game[data-decision=play]").wait_for(timeout=20_000)
     _inject(page, {"top": None, "top_seat": None}, {"hand": HAND, "legal_moves": LEGAL})
@@ -50,7 +51,7 @@ def test_a_newcomer_who_chose_to_watch_can_still_take_a_free_seat(
     server_url: str, new_page: Any
 ) -> None:
     host = new_page("host", 1366, 657)
-    table = _create(host, server_url, {"name": "Ann", "players": 4})
+    table = create_table(host, server_url, {"name": "Ann", "players": 4})
     friend = new_page("friend", 390, 844, mobile=True)
     friend.goto(f"{server_url}{table['link']}")
     friend.locator("[data-testid=watch]").tap()
@@ -84,7 +85,7 @@ def test_the_strip_of_moves_leaves_the_turn_its_timer_and_the_sort_switch_in_vie
     server_url: str, new_page: Any
 ) -> None:
     page = new_page("phone", 390, 844, mobile=True)
-    table = _create(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
+    table = create_table(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
     _start_with_bots(page, server_url, table)
     page.locator("#game[data-decision=play]").wait_for(timeout=20_000)
     _inject(page, {"top": None, "top_seat": None}, {"hand": HAND, "legal_moves": LEGAL})
@@ -118,7 +119,7 @@ def test_a_long_bot_level_name_stays_inside_its_seat_box_on_a_phone(
     # A name wider than a phone's seat box (German named Casual "Gelegenheitsspieler").
     for locale, bot in (("de-DE", "casual"), ("en-US", "learned")):
         page = new_page(f"phone-{bot}", 390, 844, locale=locale, mobile=True)
-        table = _create(page, server_url, {"name": "Ann", "players": 4, "bot": bot})
+        table = create_table(page, server_url, {"name": "Ann", "players": 4, "bot": bot})
         _start_with_bots(page, server_url, table)
         page.locator("[data-testid=hand-card]").first.wait_for(timeout=20_000)
         page.locator("[data-testid=seat-3] .bot-tag").wait_for()
@@ -162,7 +163,7 @@ def test_a_page_reloaded_on_its_turn_logs_no_blocked_sound_or_vibration(
     server_url: str, new_page: Any
 ) -> None:
     page = new_page("phone", 390, 844, mobile=True)
-    table = _create(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
+    table = create_table(page, server_url, {"name": "Ann", "players": 2, "turn_seconds": 300})
     _start_with_bots(page, server_url, table)
     page.locator("#game[data-decision=play]").wait_for(timeout=20_000)
     console: list[str] = []
@@ -180,7 +181,7 @@ def test_a_german_unhook_offer_asks_with_the_verb_of_its_button(
     server_url: str, new_page: Any
 ) -> None:
     page = new_page("de", 390, 844, locale="de-DE", mobile=True)
-    table = _create(page, server_url, {"name": "Anna", "players": 2, "turn_seconds": 300})
+    table = create_table(page, server_url, {"name": "Anna", "players": 2, "turn_seconds": 300})
     _start_with_bots(page, server_url, table)
     page.locator("#game[data-decision=play]").wait_for(timeout=20_000)
     you = page.evaluate("(async () => (await import('/static/session.js')).session.state.you)()")
@@ -234,7 +235,7 @@ def test_the_match_results_dialog_takes_the_keyboard_and_escape_closes_it(
 ) -> None:
     page = new_page("laptop", 1366, 657)
     # Two seats and a 50 ms turn timer: the table's bot plays for the away host at once.
-    table = _create(
+    table = create_table(
         page,
         server_url,
         {"name": "Ann", "players": 2, "turn_seconds": 0.05, "hook_seconds": 0.05,
@@ -262,7 +263,7 @@ def test_a_keyboard_player_says_ready_with_enter_at_the_end_of_a_round(
     server_url: str, new_page: Any
 ) -> None:
     page = new_page("laptop", 1366, 657)
-    table = _create(
+    table = create_table(
         page,
         server_url,
         {"name": "Kai", "players": 2, "turn_seconds": 300, "hook_mode": "fast",
@@ -295,7 +296,7 @@ def test_a_keyboard_player_says_ready_with_enter_at_the_end_of_a_round(
 
 def test_the_lobby_name_field_keeps_clear_of_the_seats(server_url: str, new_page: Any) -> None:
     host = new_page("host", 1366, 657)
-    table = _create(host, server_url, {"name": "Ann", "players": 4})
+    table = create_table(host, server_url, {"name": "Ann", "players": 4})
     for width, height in ((1366, 657), (390, 844)):
         friend = new_page(f"friend-{width}", width, height)
         friend.goto(f"{server_url}{table['link']}")
