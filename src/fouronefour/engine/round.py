@@ -451,7 +451,8 @@ class Round:
 
         Public (unlike :attr:`to_act`, which reveals who is being offered a claim).
         """
-        if self._decision in (Decision.HOOK, Decision.UNHOOK):
+        decision = self._decision
+        if decision is Decision.HOOK or decision is Decision.UNHOOK:
             if self._chained:
                 return self._lead_after(self._last_claimer)
             return self._next_active(self._claimed)
@@ -475,8 +476,10 @@ class Round:
         is the move or card ("" if none), ``other`` the receiver of a tribute or return or
         the place of a finish (-1 if none). For readers that take every event, such as the
         environment's encoder, without building a dict for each."""
-        events: list[Event] = []
         node = self._log
+        if self._log_size - start == 1 and node is not None:  # the usual case, one new event
+            return [node[0]]
+        events: list[Event] = []
         for _ in range(max(0, self._log_size - start)):
             assert node is not None
             events.append(node[0])
@@ -589,8 +592,10 @@ class Round:
     # -- helpers operating on a fresh copy (never on a shared Round) --
 
     def _next_active(self, seat: int) -> int:
-        players = self._rules.players
         sizes = self._sizes
+        players = len(sizes)
+        if seat + 1 < players and sizes[seat + 1]:  # the usual case: the next seat
+            return seat + 1
         for step in range(1, players + 1):
             candidate = (seat + step) % players
             if sizes[candidate]:
