@@ -14,8 +14,10 @@ against the earlier, plainer generator (``tests/engine/reference_movegen.py``).
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from functools import cache
 from itertools import compress
+from operator import itemgetter
 
 from .cards import (
     BLACK_JOKER,
@@ -43,10 +45,14 @@ _TWO_OR_MORE = bytes([0, 0] + [1] * 254)
 
 
 @cache
-def _ordered(level: int) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, ...]]:
-    """Ranks lowest first at ``level``, their single texts, and the 13 faces' pair texts."""
+def _ordered(
+    level: int,
+) -> tuple[Callable[[Counts], tuple[int, ...]], tuple[str, ...], tuple[str, ...]]:
+    """At ``level``: what takes a hand's counts lowest rank first (in one C call), the single
+    texts in that order, and the 13 faces' pair texts in that order."""
     order = rank_order(level)
-    return order, tuple(RANKS[r] for r in order), tuple(RANKS[r] * 2 for r in order[:13])
+    in_order = itemgetter(*order)
+    return in_order, tuple(RANKS[r] for r in order), tuple(RANKS[r] * 2 for r in order[:13])
 
 
 @cache
@@ -129,10 +135,10 @@ def _bombs(
 
 def lead_moves(counts: Counts, level: int, ladder: BombLadder) -> list[str]:
     """Every move the counts can lead, lowest kinds and ranks first."""
-    order, singles, pairs = _ordered(level)
-    in_order = list(map(counts.__getitem__, order))
-    moves = list(compress(singles, in_order))
-    moves += compress(pairs, bytes(in_order[:13]).translate(_TWO_OR_MORE))
+    in_order, singles, pairs = _ordered(level)
+    ordered = in_order(counts)
+    moves = list(compress(singles, ordered))
+    moves += compress(pairs, bytes(ordered[:13]).translate(_TWO_OR_MORE))
     held = bytes(counts[RUN_LOW : RUN_HIGH + 1])
     moves += _run_table(held.translate(_ONE_OR_MORE))[1]
     moves += _run_table(held.translate(_TWO_OR_MORE))[2]
@@ -151,11 +157,11 @@ def follow_moves(counts: Counts, top: RatedMove, level: int, ladder: BombLadder)
     kind = combination.kind
     beat = top.value + 1
     if kind is Kind.SINGLE:
-        order, singles, _ = _ordered(level)
-        moves = list(compress(singles[beat:], map(counts.__getitem__, order[beat:])))
+        in_order, singles, _ = _ordered(level)
+        moves = list(compress(singles[beat:], in_order(counts)[beat:]))
     elif kind is Kind.PAIR:
-        order, _, pairs = _ordered(level)
-        wanted = bytes([counts[r] for r in order[beat:13]]).translate(_TWO_OR_MORE)
+        in_order, _, pairs = _ordered(level)
+        wanted = bytes(in_order(counts)[beat:13]).translate(_TWO_OR_MORE)
         moves = list(compress(pairs[beat:], wanted))
     elif kind is Kind.STRAIGHT:
         length = combination.size

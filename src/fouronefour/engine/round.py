@@ -102,6 +102,12 @@ def _move_cards(move: str) -> tuple[tuple[int, int], ...]:
     return tuple((rank, n) for rank, n in enumerate(parse_ranks(move)) if n)
 
 
+@cache
+def _after(players: int, seat: int) -> tuple[int, ...]:
+    """The other seats clockwise from ``seat``."""
+    return (*range(seat + 1, players), *range(seat))
+
+
 def _event_dict(event: Event) -> dict[str, Any]:
     kind, seat, text, other = event
     if kind in ("play", "hook", "unhook"):
@@ -643,15 +649,8 @@ class Round:
 
     def _open_window(self, claimed: int, rank: int, decision: Decision, need: int) -> bool:
         """Offer a claim on ``claimed``'s move clockwise; False if nobody can take it."""
-        players = self._rules.players
         hands = self._hands
-        offers = tuple(
-            [
-                seat
-                for seat in [*range(claimed + 1, players), *range(claimed)]
-                if hands[seat][rank] >= need
-            ]
-        )
+        offers = tuple([seat for seat in _after(len(hands), claimed) if hands[seat][rank] >= need])
         if not offers:
             return False
         self._window_rank = rank
