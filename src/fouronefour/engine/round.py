@@ -563,6 +563,11 @@ class Round:
             legal = self._legal = self._generate()
         if move not in legal:  # the usual case, a move from legal_moves(), needs no more
             move = self.resolve(move)
+        return self._apply_legal(move)
+
+    def _apply_legal(self, move: str) -> Round:
+        """:meth:`apply` of a move known to be in :meth:`legal_moves` (what ``resolve``
+        returns), without looking for it in the list again."""
         decision = self._decision
         new = self._copy()
         if decision is Decision.PLAY:

@@ -421,6 +421,23 @@ def _order_observe(self: Any, agent: str) -> Any:
     return wrappers.OrderEnforcingWrapper.observe(self, agent)
 
 
+def _order_last(self: Any, observe: bool = True) -> Any:
+    """AECEnv.last: the same reads, made directly on the environment once reset."""
+    if not self._has_reset:
+        return AECEnv.last(self, observe)  # raises as the standard wrapper does
+    source = self._source
+    agent = source.agent_selection
+    assert agent is not None
+    observation = self.observe(agent) if observe else None
+    return (
+        observation,
+        source._cumulative_rewards[agent],
+        source.terminations[agent],
+        source.truncations[agent],
+        source.infos[agent],
+    )
+
+
 def _order_step(self: Any, action: Any) -> None:
     """OrderEnforcingWrapper's step: once reset and with agents left, straight on."""
     if self._has_reset and self._source.agents:
@@ -452,6 +469,7 @@ def _fast(wrapper: Any, guard_reset: bool = False) -> type:
     if wrapper is wrappers.OrderEnforcingWrapper:
         namespace["observe"] = _order_observe
         namespace["step"] = _order_step
+        namespace["last"] = _order_last
     if wrapper is wrappers.AssertOutOfBoundsWrapper:
         namespace["step"] = _bounds_checked_step
         namespace["_action_count"] = 0  # no int passes the quick check until wrap sets it

@@ -338,8 +338,8 @@ class Encoder:
         """The action mask as 0/1 bytes."""
         mask = bytearray(self.table.size)
         index = self.table.return_index if decision == Decision.RETURN else self.table.play_index
-        for move in legal_moves:
-            mask[index[move]] = 1
+        for action in map(index.__getitem__, legal_moves):
+            mask[action] = 1
         return mask
 
 
