@@ -13,6 +13,12 @@ processes hits both alike, and rates are decisions per second of this process's 
 repeat gives a same-run ratio; the figure is the median of those ratios, with their spread.
 Targets (issue 26): >= 10x RLCard's decisions/s; a fresh 27-card lead at most 10
 microseconds median.
+
+``--actor-seconds N`` also measures what the engine is for in training: one rollout actor of
+``fouronefour train`` (``play_rounds`` with the shipped weights and the trainer's default
+episode settings, in tasks of 8 rounds as ``--rounds-per-task``) for N CPU-seconds, in Deep
+Monte-Carlo samples per CPU-second. Run it with ``OMP_NUM_THREADS=1``, as Ray runs a 1-CPU
+actor, or numpy's BLAS threads count too.
 """
 
 from __future__ import annotations
@@ -117,12 +123,36 @@ def rlcard_lead_time(seed: int) -> float:
     return statistics.median(lead_times) / 1000
 
 
+def actor_samples_per_second(seconds: float, seed: int) -> tuple[float, float, int]:
+    """One rollout actor: samples and decisions per CPU-second, and the samples made."""
+    import numpy as np
+
+    from fouronefour.bots.learned import WEIGHTS
+    from fouronefour.train.selfplay import EpisodeConfig, play_rounds
+
+    with np.load(WEIGHTS) as weights:
+        arrays = dict(weights)
+    config = EpisodeConfig()
+    samples = decisions = 0
+    spent = 0.0
+    while spent < seconds:
+        batch = play_rounds(arrays, config, 8, seed)
+        seed += 1
+        samples += len(batch)
+        decisions += batch.decisions
+        spent += batch.cpu_seconds
+    return samples / spent, decisions / spent, samples
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of each run")
     parser.add_argument("--repeats", type=int, default=5, help="runs of each engine")
     parser.add_argument("--samples", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--actor-seconds", type=float, default=0.0, help="CPU seconds of a training actor"
+    )
     args = parser.parse_args()
 
     ours: list[float] = []
@@ -156,6 +186,14 @@ def main() -> None:
         f"({lead_count:.0f} moves median), follow {follow_us:.1f} us median"
     )
     print(f"lead legal_moves target <= 10 us: {'met' if lead_us <= 10 else 'NOT met'}")
+    if args.actor_seconds > 0:
+        per_second, decisions_per_second, made = actor_samples_per_second(
+            args.actor_seconds, args.seed
+        )
+        print(
+            f"training actor: {per_second:,.0f} samples/CPU-s ({decisions_per_second:,.0f} "
+            f"decisions/CPU-s; {made:,} samples)"
+        )
     if not ratios:
         print("RLCard not installed (pip install -e '.[bench]'): no reference ratio")
         return
