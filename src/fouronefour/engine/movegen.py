@@ -20,6 +20,7 @@ from itertools import compress
 from operator import itemgetter
 
 from .cards import (
+    ACE,
     BLACK_JOKER,
     FOUR,
     RANKS,
@@ -38,7 +39,6 @@ _N_OF_A_KIND = [[RANKS[r] * n for n in range(_MOST_OF_A_RANK + 1)] for r in rang
 _STRAIGHT = [[RANKS[s : e + 1] for e in range(13)] for s in range(13)]
 _DRAGON = [["".join(ch * 2 for ch in RANKS[s : e + 1]) for e in range(13)] for s in range(13)]
 _RUN_FACES = range(RUN_LOW, RUN_HIGH + 1)
-_ACE = RUN_HIGH
 #: bytes.translate tables: a count becomes 1 if the rank holds at least one (two) cards.
 _ONE_OR_MORE = bytes([0] + [1] * 255)
 _TWO_OR_MORE = bytes([0, 0] + [1] * 254)
@@ -105,7 +105,7 @@ def _find_bombs(
             found.append((joker_base + 1, "BR"))
         if reds >= 2:
             found.append((joker_base + 2, "RR"))
-    if counts[FOUR] >= 2 and counts[_ACE]:
+    if counts[FOUR] >= 2 and counts[ACE]:
         found.append((3500 if ladder == "size" else 20_000_000, "44A"))
     if not found:
         return _NO_BOMBS
