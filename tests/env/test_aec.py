@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -199,3 +201,68 @@ def test_the_docs_example_runs_a_match() -> None:
     table = namespace["table"]
     assert table.agents == []  # type: ignore[attr-defined]
     assert table.unwrapped.match.is_over  # type: ignore[attr-defined]
+
+
+def _standard_wrappers(table: raw_env) -> Any:
+    """The same three wrappers as env(), PettingZoo's own classes as they are."""
+    from pettingzoo.utils import wrappers
+
+    wrapped = wrappers.TerminateIllegalWrapper(table, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def _outcome(call: Callable[..., Any], *args: Any) -> tuple[str, Any]:
+    """What a call returned, or the type and text of what it raised."""
+    try:
+        return "ok", call(*args)
+    except Exception as error:  # both sides must raise alike, whatever they raise
+        return type(error).__name__, str(error)
+
+
+def _same_state(ours: Any, theirs: Any) -> None:
+    for name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos"):
+        assert _outcome(getattr, ours, name) == _outcome(getattr, theirs, name)
+    if theirs._has_reset:
+        assert ours._cumulative_rewards == theirs._cumulative_rewards
+
+
+@pytest.mark.parametrize("illegal_at", [None, 0, 37])
+def test_wrappers_behave_as_pettingzoos_own_in_lockstep(illegal_at: int | None) -> None:
+    """env()'s wrappers (subclassed for speed) against PettingZoo's plain ones, driven alike:
+    before reset, ints and numpy ints, an illegal action, bad actions, steps after the end."""
+    ours = env(players=4, max_rounds=1)
+    theirs = _standard_wrappers(raw_env(players=4, max_rounds=1))
+    assert isinstance(ours, type(theirs))
+    _same_state(ours, theirs)
+    assert _outcome(ours.last) == _outcome(theirs.last)
+    assert _outcome(ours.step, 0) == _outcome(theirs.step, 0)
+    ours.reset(seed=11)
+    theirs.reset(seed=11)
+    rng = random.Random(illegal_at)
+    for step, (agent, other) in enumerate(zip(ours.agent_iter(), theirs.agent_iter(), strict=True)):
+        assert agent == other
+        mine, *rest = ours.last()
+        their, *their_rest = theirs.last()
+        assert rest == their_rest
+        assert (mine["observation"] == their["observation"]).all()
+        assert (mine["action_mask"] == their["action_mask"]).all()
+        action: Any
+        if rest[1] or rest[2]:
+            action = None
+        elif step == illegal_at:
+            action = int(np.flatnonzero(mine["action_mask"] == 0)[0])
+        else:
+            legal = np.flatnonzero(mine["action_mask"])
+            chosen = legal[rng.randrange(len(legal))]
+            action = int(chosen) if step % 2 else chosen  # a numpy int every other step
+        assert _outcome(ours.step, action) == _outcome(theirs.step, action)
+        _same_state(ours, theirs)
+    for action in (None, 0, 10_000, -1):
+        assert _outcome(ours.step, action) == _outcome(theirs.step, action)
+        _same_state(ours, theirs)
+    ours.reset(seed=12)
+    theirs.reset(seed=12)
+    for action in (10_000, -1, True, 2.5):
+        assert _outcome(ours.step, action) == _outcome(theirs.step, action)
+        _same_state(ours, theirs)

@@ -143,7 +143,7 @@ class Match:
         current = self._round
         # Record the canonical form so that the move list replays exactly.
         recorded = current.resolve(move)
-        next_round = current.apply(recorded)
+        next_round = current._apply_legal(recorded)
         new = object.__new__(Match)
         new.rules = self.rules
         new.seed = self.seed

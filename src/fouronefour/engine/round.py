@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from .cards import (
     FACE_COUNT,
+    INDEX,
     RANKS,
     Counts,
     deck_counts,
@@ -94,6 +96,18 @@ def _previous_round(
     return done, list(caught)
 
 
+@cache
+def _move_cards(move: str) -> tuple[tuple[int, int], ...]:
+    """(rank, count) of each rank a canonical move uses: what leaves the hand."""
+    return tuple((rank, n) for rank, n in enumerate(parse_ranks(move)) if n)
+
+
+@cache
+def _after(players: int, seat: int) -> tuple[int, ...]:
+    """The other seats clockwise from ``seat``."""
+    return (*range(seat + 1, players), *range(seat))
+
+
 def _event_dict(event: Event) -> dict[str, Any]:
     kind, seat, text, other = event
     if kind in ("play", "hook", "unhook"):
@@ -136,6 +150,7 @@ class Round:
         "_passes",
         "_returns",
         "_rules",
+        "_sizes",
         "_to_act",
         "_top",
         "_top_seat",
@@ -147,6 +162,7 @@ class Round:
     _rules: Rules
     _level: int
     _hands: tuple[Counts, ...]
+    _sizes: tuple[int, ...]  # cards each seat holds: sum(_hands[seat]), kept with _hands
     _to_act: int | None
     _decision: Decision | None
     _top: str | None
@@ -258,6 +274,7 @@ class Round:
         r._rules = rules
         r._level = level
         r._hands = hands
+        r._sizes = tuple(map(sum, hands))
         r._to_act = to_act
         r._decision = decision
         r._top = top
@@ -312,6 +329,7 @@ class Round:
             log = (("tribute", payer, RANKS[card], receiver), log)
             size += 1
         self._hands = tuple(tuple(h) for h in hands)
+        self._sizes = tuple(map(sum, self._hands))
         self._tributes = tuple(tributes)
         self._returns = tuple((receiver, payer) for payer, receiver, _, _ in tributes)
         self._log, self._log_size = log, size
@@ -329,6 +347,7 @@ class Round:
         new._rules = self._rules
         new._level = self._level
         new._hands = self._hands
+        new._sizes = self._sizes
         new._to_act = self._to_act
         new._decision = self._decision
         new._top = self._top
@@ -430,7 +449,7 @@ class Round:
         return self._hands[seat]
 
     def card_counts(self) -> list[int]:
-        return [sum(h) for h in self._hands]
+        return list(self._sizes)
 
     @property
     def turn(self) -> int | None:
@@ -438,7 +457,8 @@ class Round:
 
         Public (unlike :attr:`to_act`, which reveals who is being offered a claim).
         """
-        if self._decision in (Decision.HOOK, Decision.UNHOOK):
+        decision = self._decision
+        if decision is Decision.HOOK or decision is Decision.UNHOOK:
             if self._chained:
                 return self._lead_after(self._last_claimer)
             return self._next_active(self._claimed)
@@ -455,14 +475,23 @@ class Round:
 
     def log_since(self, start: int) -> list[dict[str, Any]]:
         """Public events from index ``start`` on; costs only the events returned."""
-        events: list[Event] = []
+        return [_event_dict(e) for e in self.events_since(start)]
+
+    def events_since(self, start: int) -> list[Event]:
+        """The events of :meth:`log_since` as tuples ``(type, seat, text, other)``: ``text``
+        is the move or card ("" if none), ``other`` the receiver of a tribute or return or
+        the place of a finish (-1 if none). For readers that take every event, such as the
+        environment's encoder, without building a dict for each."""
         node = self._log
+        if self._log_size - start == 1 and node is not None:  # the usual case, one new event
+            return [node[0]]
+        events: list[Event] = []
         for _ in range(max(0, self._log_size - start)):
             assert node is not None
             events.append(node[0])
             node = node[1]
         events.reverse()
-        return [_event_dict(e) for e in events]
+        return events
 
     def __repr__(self) -> str:
         hands = ", ".join(repr(self.hand(s)) for s in range(self._rules.players))
@@ -529,7 +558,16 @@ class Round:
     def apply(self, move: str) -> Round:
         """The round after the seat to act makes ``move``; raises IllegalMove (and changes
         nothing) if the move is not legal now."""
-        move = self.resolve(move)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        if move not in legal:  # the usual case, a move from legal_moves(), needs no more
+            move = self.resolve(move)
+        return self._apply_legal(move)
+
+    def _apply_legal(self, move: str) -> Round:
+        """:meth:`apply` of a move known to be in :meth:`legal_moves` (what ``resolve``
+        returns), without looking for it in the list again."""
         decision = self._decision
         new = self._copy()
         if decision is Decision.PLAY:
@@ -565,17 +603,19 @@ class Round:
     # -- helpers operating on a fresh copy (never on a shared Round) --
 
     def _next_active(self, seat: int) -> int:
-        players = self._rules.players
-        hands = self._hands
+        sizes = self._sizes
+        players = len(sizes)
+        if seat + 1 < players and sizes[seat + 1]:  # the usual case: the next seat
+            return seat + 1
         for step in range(1, players + 1):
             candidate = (seat + step) % players
-            if any(hands[candidate]):
+            if sizes[candidate]:
                 return candidate
         raise AssertionError("no player holds cards in a round that is not over")
 
     def _lead_after(self, seat: int) -> int:
         """Who leads the next trick won by ``seat`` (section 5: pass it on if finished)."""
-        return seat if any(self._hands[seat]) else self._next_active(seat)
+        return seat if self._sizes[seat] else self._next_active(seat)
 
     def _log_event(self, event: Event) -> None:
         self._log = (event, self._log)
@@ -583,12 +623,16 @@ class Round:
 
     def _remove(self, seat: int, move: str) -> bool:
         """Take a move's cards from a hand; True if the round ended."""
-        need = parse_ranks(move)
-        hand = [have - n for have, n in zip(self._hands[seat], need, strict=True)]
+        hand = list(self._hands[seat])
+        for rank, n in _move_cards(move):
+            hand[rank] -= n
         hands = list(self._hands)
         hands[seat] = tuple(hand)
         self._hands = tuple(hands)
-        if any(hand):
+        sizes = list(self._sizes)
+        left = sizes[seat] = sizes[seat] - len(move)  # a canonical move has a letter a card
+        self._sizes = tuple(sizes)
+        if left:
             return False
         self._finished = (*self._finished, seat)
         self._log_event(("finish", seat, "", len(self._finished)))
@@ -596,7 +640,7 @@ class Round:
         players = self._rules.players
         if all(s in self._finished for s in range(team, players, 2)):
             self._winning_team = team
-            self._caught = tuple(s for s in range(players) if s % 2 != team and any(self._hands[s]))
+            self._caught = tuple(s for s in range(players) if s % 2 != team and self._sizes[s])
             self._to_act = None
             self._decision = None
             self._offers = ()
@@ -610,13 +654,8 @@ class Round:
 
     def _open_window(self, claimed: int, rank: int, decision: Decision, need: int) -> bool:
         """Offer a claim on ``claimed``'s move clockwise; False if nobody can take it."""
-        players = self._rules.players
         hands = self._hands
-        offers = tuple(
-            s
-            for s in ((claimed + step) % players for step in range(1, players))
-            if hands[s][rank] >= need
-        )
+        offers = tuple([seat for seat in _after(len(hands), claimed) if hands[seat][rank] >= need])
         if not offers:
             return False
         self._window_rank = rank
@@ -644,23 +683,28 @@ class Round:
         seat = self._to_act
         assert seat is not None
         if move == PASS:
-            self._log_event(("pass", seat, "", -1))
+            self._log = (("pass", seat, "", -1), self._log)
+            self._log_size += 1
             self._passes += 1
             top_seat = self._top_seat
             assert top_seat is not None
-            hands = self._hands
-            others = sum(1 for s in range(self._rules.players) if s != top_seat and any(hands[s]))
+            sizes = self._sizes
+            # Seats other than top_seat still holding cards.
+            others = len(sizes) - sizes.count(0) - (sizes[top_seat] > 0)
             if self._passes >= others:
                 self._start_trick(self._lead_after(top_seat))
             else:
                 self._to_act = self._next_active(seat)
             return
-        self._log_event(("play", seat, move, -1))
-        self._set_top(seat, move)
+        self._log = (("play", seat, move, -1), self._log)
+        self._log_size += 1
+        self._top = move
+        self._top_seat = seat
+        self._passes = 0
         if self._remove(seat, move):
             return
         if len(move) == 1 and self._rules.hooking:
-            rank = RANKS.index(move)
+            rank = INDEX[move]
             if rank < FACE_COUNT and self._open_window(seat, rank, Decision.HOOK, 2):
                 return
         self._to_act = self._next_active(seat)
@@ -718,6 +762,10 @@ class Round:
         hands[receiver][card] -= 1
         hands[payer][card] += 1
         self._hands = tuple(tuple(h) for h in hands)
+        sizes = list(self._sizes)
+        sizes[receiver] -= 1
+        sizes[payer] += 1
+        self._sizes = tuple(sizes)
         self._log_event(("return", receiver, move, payer))
         done = len(self._tributes) - len(self._returns)
         payer_, receiver_, tribute_card, _ = self._tributes[done]

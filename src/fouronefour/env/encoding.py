@@ -34,6 +34,7 @@ Observation = npt.NDArray[np.int8]
 #: "follow" one with a move to beat.
 DECISION_FEATURES = ("lead", "follow", "hook", "unhook", "return")
 _RANK_COUNT = len(RANKS)
+_INT8 = np.dtype(np.int8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +198,18 @@ class PublicRecord:
             self._tribute_code[seat] = code
         return code
 
+    def record_event(self, kind: str, seat: int, text: str, other: int) -> None:
+        """Take one event as ``Round.events_since`` gives it (what :meth:`record` reads from
+        a view's log, without the dict)."""
+        if kind == "pass":
+            self.pass_turn(seat)
+        elif kind in ("play", "hook", "unhook"):
+            self.play(seat, self._encoder.table.play_index[text], kind != "play")
+        elif kind == "tribute":
+            self.pay_tribute(seat, other, INDEX[text])
+        elif kind == "return":
+            self.give_back(seat, other, INDEX[text])
+
     def record(self, event: Mapping[str, Any]) -> None:
         """Take one event of a view's log."""
         kind = event["type"]
@@ -247,6 +260,10 @@ class Encoder:
         self._chain = layout["chain"].start
         self._level = layout["level"].start
         self._team_levels = layout["team_levels"].start
+        # encode() joins these three sections in one go: they must stay first and in a row.
+        assert layout["played"].start == self._set_size
+        assert layout["cards_left"].start == layout["played"].stop
+        self._zeros_after_counts = bytes(layout.size - layout["cards_left"].stop)
 
     def new_record(self) -> PublicRecord:
         return PublicRecord(self)
@@ -276,19 +293,17 @@ class Encoder:
         """The observation of ``seat`` from the fields of its view: its own hand and decision
         (None unless it acts), the round's public facts and the record of public events."""
         players = self.players
-        buffer = bytearray(self.layout.size)
-        size = self._set_size
-        buffer[0:size] = self._hand(seat, hand)
-        position = self._played
+        # hand, played and cards_left come first and in a row: one join of ready-made codes,
+        # seats rotated so that the observer is relative seat 0, then zeros for the rest.
         played_code = record.played_code
-        for i in range(players):
-            buffer[position : position + size] = played_code[(seat + i) % players]
-            position += size
         count_code = self._count_code
-        cap = self.layout.count_cap
-        for i in range(players):
-            buffer[position : position + cap] = count_code[counts[(seat + i) % players]]
-            position += cap
+        parts: list[bytes | bytearray] = [self._hand(seat, hand)]
+        parts += played_code[seat:]
+        parts += played_code[:seat]
+        parts += map(count_code.__getitem__, counts[seat:])
+        parts += map(count_code.__getitem__, counts[:seat])
+        parts.append(self._zeros_after_counts)
+        buffer = bytearray(b"".join(parts))
         if record.has_tribute:
             code = record.tribute_code(seat)
             buffer[self._tribute : self._tribute + len(code)] = code
@@ -313,18 +328,18 @@ class Encoder:
                 buffer[self._decision + DECISION_FEATURES.index(str(decision))] = 1
                 if record.last_was_claim and decision in (Decision.HOOK, Decision.UNHOOK):
                     buffer[self._chain] = 1
-        return np.frombuffer(buffer, dtype=np.int8)
+        return np.frombuffer(buffer, dtype=_INT8)
 
     def mask(self, legal_moves: Sequence[str], decision: Decision | str | None) -> Observation:
         """The action mask of a list of legal moves (all zero for an empty list)."""
-        return np.frombuffer(self.mask_bytes(legal_moves, decision), dtype=np.int8)
+        return np.frombuffer(self.mask_bytes(legal_moves, decision), dtype=_INT8)
 
     def mask_bytes(self, legal_moves: Sequence[str], decision: Decision | str | None) -> bytearray:
         """The action mask as 0/1 bytes."""
         mask = bytearray(self.table.size)
         index = self.table.return_index if decision == Decision.RETURN else self.table.play_index
-        for move in legal_moves:
-            mask[index[move]] = 1
+        for action in map(index.__getitem__, legal_moves):
+            mask[action] = 1
         return mask
 
 
