@@ -8,6 +8,8 @@ from typing import Any
 
 from websockets.sync.client import connect
 
+from .pages import create_table
+
 
 def _handoff_secret(server_url: str, code: str, token: str, seat: int) -> str:
     """The host's handoff of ``seat``, asked for over a connection of the host's own."""
@@ -26,25 +28,14 @@ def test_a_removed_player_is_offered_no_seat_until_the_host_hands_one(
     server_url: str, new_page: Any
 ) -> None:
     host = new_page("host")
-    host.goto(server_url)
-    created = host.evaluate(
-        """async () => {
-            const response = await fetch('/api/tables', {method: 'POST',
-                headers: {'Content-Type': 'application/json'},
-                body: JSON.stringify({name: 'Ann', players: 4})});
-            const body = await response.json();
-            localStorage.setItem(`414.table.${body.code}`,
-                JSON.stringify({seat: body.seat, token: body.token}));
-            return body;
-        }"""
-    )
+    created = create_table(host, server_url, {"name": "Ann", "players": 4})
     code = created["code"]
     host.goto(f"{server_url}/t/{code}")
     guest = new_page("guest")
     guest.goto(f"{server_url}/t/{code}")
     guest.fill("[data-testid=lobby-name]", "Bob")
     guest.click("[data-testid=take-seat-1]")
-    guest.locator("[data-testid=lobby-seat-1].mine").wait_for()
+    guest.locator("[data-testid=lobby-seat-1].mine").wait_for(timeout=30_000)
 
     host.click("[data-testid=kick-1]")
     guest.locator("#lobby-note", has_text="The host removed you from this table").wait_for()
