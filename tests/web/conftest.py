@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -84,21 +84,28 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 6
     raise RuntimeError("fouronefour serve did not become healthy in time")
 
 
+#: The options of the tests' servers (:func:`serve`) unless a test names its own.
+SERVER_OPTIONS = (
+    "--seed", str(SERVER_SEED),
+    "--bot-delay", "0",
+    "--hook-mode", "fast",
+    "--hook-seconds", "6",
+    "--turn-seconds", "90",
+    "--analysis-processes", "0",  # (test_analysis_ui.py runs a server that analyses)
+)  # fmt: skip
+
+
 @contextlib.contextmanager
-def _serve(workdir: Path) -> Iterator[str]:
-    """``fouronefour serve`` on a free port with its database in ``workdir``; yields its URL."""
+def serve(workdir: Path, options: Sequence[str] = SERVER_OPTIONS) -> Iterator[str]:
+    """``fouronefour serve`` on a free port with its database in ``workdir`` and
+    ``options``; yields its URL, and stops it (its output is kept for a failing test)."""
     port = _free_port()
     command = [
         sys.executable, "-m", "fouronefour.cli", "serve",
         "--host", "127.0.0.1",
         "--port", str(port),
         "--db", str(workdir / "tables.db"),
-        "--seed", str(SERVER_SEED),
-        "--bot-delay", "0",
-        "--hook-mode", "fast",
-        "--hook-seconds", "6",
-        "--turn-seconds", "90",
-        "--analysis-processes", "0",  # (test_analysis_ui.py runs a server that analyses)
+        *options,
     ]  # fmt: skip
     _SERVER_LOGS.append(workdir / "server.log")
     log = (workdir / "server.log").open("wb")
@@ -121,7 +128,7 @@ def _serve(workdir: Path) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The session's server: tests share it, so none may count on which deal it gives."""
-    with _serve(tmp_path_factory.mktemp("web-server")) as url:
+    with serve(tmp_path_factory.mktemp("web-server")) as url:
         yield url
 
 
@@ -130,7 +137,7 @@ def seeded_server_url(tmp_path: Path) -> Iterator[str]:
     """A server of the test's own, whose first table gets the first deal: for a test that
     needs a known deal (what the shared server dealt before depends on which tests ran
     before on this xdist worker)."""
-    with _serve(tmp_path) as url:
+    with serve(tmp_path) as url:
         yield url
 
 

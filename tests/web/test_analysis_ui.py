@@ -12,9 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -28,33 +25,17 @@ from websockets.sync.client import connect
 from fouronefour import cli
 from fouronefour.analysis import MARKED
 
+from .conftest import serve
+
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 @pytest.fixture(scope="module")
 def analysing_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    workdir = tmp_path_factory.mktemp("analysing-server")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    command = [
-        sys.executable, "-m", "fouronefour.cli", "serve", "--port", str(port),
-        "--db", str(workdir / "tables.db"), "--bot-delay", "0", "--analysis-worlds", "2",
-    ]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            with contextlib.suppress(OSError):
-                _get(f"{url}/api/health")
-                break
-            assert process.poll() is None and time.monotonic() < deadline, "serve did not start"
-            time.sleep(0.1)
+    with serve(
+        tmp_path_factory.mktemp("analysing-server"), ("--bot-delay", "0", "--analysis-worlds", "2")
+    ) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def _get(url: str) -> Any:

@@ -8,12 +8,8 @@ checked is what the page does with them.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -26,6 +22,7 @@ from websockets.sync.client import connect
 
 from fouronefour import lessons
 
+from .conftest import serve
 from .pages import create_table
 
 #: What "Your decisions" says while the round is being analysed (en.json analysis_pending).
@@ -292,28 +289,10 @@ def test_the_replay_says_tribute_only_where_it_was_paid_and_its_verdict_has_no_p
 @pytest.fixture
 def slow_analysis_server(tmp_path: Path) -> Iterator[str]:
     """A server whose analysis of a round takes long (many worlds): it stays pending."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    command = [
-        sys.executable, "-m", "fouronefour.cli", "serve", "--host", "127.0.0.1",
-        "--port", str(port), "--db", str(tmp_path / "tables.db"), "--bot-delay", "0",
-        "--analysis-processes", "1", "--analysis-worlds", "5000",
-    ]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            with contextlib.suppress(OSError):
-                _get(f"{url}/api/health")
-                break
-            assert process.poll() is None and time.monotonic() < deadline, "serve did not start"
-            time.sleep(0.1)
+    with serve(
+        tmp_path, ("--bot-delay", "0", "--analysis-processes", "1", "--analysis-worlds", "5000")
+    ) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def test_a_pending_analysis_is_asked_again_without_errors_in_the_console(

@@ -300,6 +300,9 @@ def test_the_lobby_name_field_keeps_clear_of_the_seats(server_url: str, new_page
     for width, height in ((1366, 657), (390, 844)):
         friend = new_page(f"friend-{width}", width, height)
         friend.goto(f"{server_url}{table['link']}")
+        # (measured once drawn: bounding_box() does not wait for the lobby to be laid out)
+        friend.locator("[data-testid=lobby-name]").wait_for()
+        friend.locator("[data-testid=lobby-seat-3]").wait_for()
         name = _box(friend, "[data-testid=lobby-name]")
         seats = _box(friend, "[data-testid=lobby-seats]")
         # The field's foot lay on the first seat card's top edge.
