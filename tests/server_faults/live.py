@@ -29,6 +29,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from ..loopback import HTTP
 
 ROOT = Path(__file__).resolve().parents[2]
+#: How long a client waits for the server's answer: far more than it takes (milliseconds),
+#: so that a test run on a loaded machine (the other test worker starting clusters and
+#: browsers) fails only for an answer that does not come.
+ANSWER_SECONDS = 15.0
 
 #: Options of the test tables: short timers so a vanished player costs a fraction of a second.
 FAST_TABLE: dict[str, Any] = {
@@ -375,7 +379,10 @@ class Conn:
         return self._reader.done()
 
     async def wait_for(
-        self, check: Callable[[dict[str, Any]], bool], start: int = 0, timeout: float = 5.0
+        self,
+        check: Callable[[dict[str, Any]], bool],
+        start: int = 0,
+        timeout: float = ANSWER_SECONDS,
     ) -> dict[str, Any]:
         """The first message from index ``start`` on that passes ``check``."""
         async with asyncio.timeout(timeout):
@@ -392,7 +399,9 @@ class Conn:
     async def send(self, body: dict[str, Any] | str | bytes) -> None:
         await self.ws.send(body if isinstance(body, str | bytes) else orjson.dumps(body).decode())
 
-    async def ask(self, body: dict[str, Any] | str | bytes, timeout: float = 5.0) -> list[Any]:
+    async def ask(
+        self, body: dict[str, Any] | str | bytes, timeout: float = ANSWER_SECONDS
+    ) -> list[Any]:
         """Send ``body`` then a ping: the messages before the pong (but presence) answer
         ``body``.
         If the server closes the connection instead, those before the close."""
@@ -416,7 +425,9 @@ class Conn:
                 replies.append(message)
         return replies
 
-    async def request(self, body: dict[str, Any], timeout: float = 5.0) -> dict[str, Any]:
+    async def request(
+        self, body: dict[str, Any], timeout: float = ANSWER_SECONDS
+    ) -> dict[str, Any]:
         """Send ``body`` (with an ``id``) and return the ack or error that answers it."""
         mark = len(self.messages)
         await self.send(body)

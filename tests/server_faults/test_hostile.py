@@ -21,6 +21,7 @@ from fouronefour.server.session import PROTOCOL
 
 from ..loopback import HTTP
 from .live import (
+    ANSWER_SECONDS,
     Conn,
     LiveServer,
     acting,
@@ -112,7 +113,7 @@ def test_a_flood_is_rate_limited_then_closed(server: LiveServer) -> None:
                             break
                         if sent % 50 == 0:
                             await asyncio.sleep(0.05)
-                    await asyncio.wait_for(conn._reader, 5)
+                    await asyncio.wait_for(conn._reader, ANSWER_SECONDS)
                     floods.append(conn)
                 return floods
 
@@ -192,7 +193,7 @@ def test_forged_and_foreign_tokens_are_refused(server: LiveServer) -> None:
             conn = await Conn.open(server.ws, code, token) if len(token) < 4000 else None
             if conn is None:
                 continue
-            await asyncio.wait_for(conn._reader, 5)
+            await asyncio.wait_for(conn._reader, ANSWER_SECONDS)
             assert _codes(conn.messages) == ["bad_token"], token
             assert conn.close_code == 1008
             assert not any(m["type"] in ("welcome", "snapshot") for m in conn.messages)
