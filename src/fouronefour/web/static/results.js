@@ -74,6 +74,10 @@ export function renderResultButtons() {
   const finished = state.table && state.table.status === "finished";
   $("results-again").hidden = !(finished && state.host && state.role === "player");
   $("results-replay").hidden = !finished;
+  // A modal keeps the keyboard: if what had it went (a button hidden, the page redrawn
+  // behind), its first button takes it again.
+  const dialog = $("results");
+  if (!dialog.hidden && !dialog.contains(document.activeElement)) focusResults();
 }
 
 export function retranslateResults() {

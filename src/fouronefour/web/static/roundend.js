@@ -69,7 +69,9 @@ export function renderRoundEnd(view) {
   // The hand and its buttons go with the round (the keyboard's focus with them): Ready takes
   // it, so Enter says it (not from a line being typed).
   const active = document.activeElement;
-  if (opening && !ready.hidden && !ready.disabled && !(active && active.closest("input, textarea, select"))) {
+  // (not from the results dialog either: a modal keeps the keyboard while it is open)
+  const typing = active && active.closest("input, textarea, select");
+  if (opening && !ready.hidden && !ready.disabled && !typing && $("results").hidden) {
     ready.focus({ preventScroll: true });
   }
 }
