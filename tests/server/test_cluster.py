@@ -447,7 +447,8 @@ def test_a_table_read_during_a_postgres_outage_waits_for_no_write(
             # A change staged and being written as the database goes: its write waits for a
             # lock held here, then fails with the database.
             blocker = await asyncpg.connect(db)
-            await blocker.execute("BEGIN; LOCK TABLE tables IN EXCLUSIVE MODE")
+            # (the chat table too: a chat line is written without the table's row)
+            await blocker.execute("BEGIN; LOCK TABLE tables, chat IN EXCLUSIVE MODE")
             await host.send({"type": "chat", "id": "c", "text": "still there?"})
             await asyncio.sleep(2.0)  # (the change staged, also on a loaded machine)
             await asyncio.to_thread(postgres.stop)
