@@ -475,8 +475,13 @@ def test_a_table_read_during_a_postgres_outage_waits_for_no_write(
 
         reads, acked = asyncio.run(scenario())
     assert acked["type"] == "ack", acked  # (staged, and written once the database is back)
-    for error, status, seconds in reads:
-        assert (error, status) == ("storage_error", 503) and seconds < 3, reads
+    # Neither waits for the database (the owner waited 28.5 s before): the other process
+    # answers 503 at once; the owner 503 at once while its change is unwritten, or the table
+    # if its write had gone through first (under a loaded test run it sometimes has).
+    (owner_error, owner_status, owner_seconds), other_read = reads
+    assert other_read[:2] == ("storage_error", 503) and other_read[2] < 3, reads
+    assert (owner_error, owner_status) in (("storage_error", 503), ("ok", 200)), reads
+    assert owner_seconds < 3, reads
 
 
 def test_a_hung_owner_loses_its_table_within_seconds_and_commits_nothing_when_it_wakes(
