@@ -29,7 +29,7 @@ and per decision) and peak memory (VmHWM). Then the game's p99 against the echo'
 load, and the targets.
 
 With ``--cluster N`` the two game phases are played again on N ``serve`` processes over a
-throwaway PostgreSQL and Redis on this machine (:mod:`fouronefour.server.sandbox`, as an
+throwaway PostgreSQL and Redis on this machine (:mod:`tests.sandbox`, as an
 unprivileged user when run as root), every socket and HTTP call to the next process in turn
 (so most are relayed), with what PostgreSQL and Redis did per decision (their CPU,
 commits, rows and WAL bytes written, Redis commands, PUBLISHes and bytes); then the
@@ -310,11 +310,12 @@ class Used:
 
 
 class Services:
-    """A throwaway PostgreSQL and Redis on this machine (fouronefour.server.sandbox), and
+    """A throwaway PostgreSQL and Redis on this machine (tests.sandbox), and
     what they used while a phase was measured."""
 
     def __init__(self) -> None:
-        from fouronefour.server import sandbox
+        sys.path.insert(0, str(ROOT))  # the throwaway servers are the tests' own
+        from tests import sandbox
 
         reason = sandbox.missing()
         if reason:
@@ -1288,7 +1289,7 @@ async def _failover(
         clients[n * 4].send({"type": "start", "id": "start"})
     await asyncio.sleep(args.warmup)
     victim = servers[0]
-    from fouronefour.server.postgres import lock_key
+    from fouronefour.server.storage.postgres import lock_key
 
     # The tables the victim owns: those whose lock its database session holds.
     conn = await asyncpg.connect(services.db)

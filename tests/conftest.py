@@ -1,7 +1,7 @@
 """Session-wide services: one PostgreSQL and one Redis for every test that needs them.
 
 They are Debian's own servers, started in temporary directories on free ports
-(fouronefour.server.sandbox) the first time a test asks, and stopped at the end. Where they
+(tests.sandbox) the first time a test asks, and stopped at the end. Where they
 are not installed those tests are skipped with the reason; under CI (``CI=true``, where
 .ci/run installs them) a missing server fails instead, so that nothing is skipped unseen.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from fouronefour.server import sandbox
+from tests import sandbox
 
 #: Files that take longest (each runs servers, a browser or a training run), longest first.
 #: Under xdist (``make test``) whole files are handed to the workers in collection order, so

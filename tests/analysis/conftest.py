@@ -10,8 +10,8 @@ import pytest
 
 import fouronefour as ff
 from fouronefour import bots
-from fouronefour.server.replay import build_replay
 from fouronefour.server.storage import StoredMatch
+from fouronefour.server.tables.replays import build_replay
 
 NAMES = ["Ann", "Bob", "Cleo", "Dan"]
 

@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from fouronefour import lessons
-from fouronefour.server import lessons as lesson_routes
 from fouronefour.server.config import ServerConfig
+from fouronefour.server.routes import lessons as lesson_routes
 from tests.server.conftest import ThreadServer
 
 Client = httpx.Client
@@ -102,7 +102,7 @@ def test_an_unknown_lesson_is_not_found(client: Client) -> None:
 
 
 def test_the_learn_pages_are_the_app(client: Client) -> None:
-    page = (Path(lesson_routes.__file__).parents[1] / "web" / "index.html").read_text()
+    page = (Path(lesson_routes.__file__).parents[2] / "web" / "index.html").read_text()
     for path in ("/learn", "/learn/hooking"):
         answer = client.get(path)
         assert answer.status_code == 200 and answer.text == page

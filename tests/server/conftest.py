@@ -24,16 +24,16 @@ import websockets
 
 from fouronefour.engine import Match, Rules
 from fouronefour.server.app import create_app
-from fouronefour.server.botrunner import InlineBotRunner
+from fouronefour.server.background.botrunner import InlineBotRunner
 from fouronefour.server.clock import ManualScheduler
 from fouronefour.server.config import ServerConfig
-from fouronefour.server.fanout import InProcessFanout
 from fouronefour.server.registry import seed_stream
-from fouronefour.server.services import TableServices
 from fouronefour.server.serving import Serving
-from fouronefour.server.settings import TableSettings
-from fouronefour.server.storage import GroupCommitStorage
-from fouronefour.server.table import Table, TableOptions, Update
+from fouronefour.server.storage.sqlite import GroupCommitStorage
+from fouronefour.server.tables.fanout import InProcessFanout
+from fouronefour.server.tables.services import TableServices
+from fouronefour.server.tables.settings import TableSettings
+from fouronefour.server.tables.table import Table, TableOptions, Update
 
 from ..loopback import HTTP
 

@@ -16,18 +16,17 @@ import httpx
 
 from fouronefour import bots
 from fouronefour.engine import Match, Rules
-from fouronefour.server.analysis import Analyst
-from fouronefour.server.model import TableOptions, hash_token
+from fouronefour.server.background.analyst import Analyst
 from fouronefour.server.storage import (
     Change,
     ChangeExtra,
-    GroupCommitStorage,
     NewMatch,
-    SqliteStorage,
     StoredAnalysis,
     StoredSeat,
     StoredTable,
 )
+from fouronefour.server.storage.sqlite import GroupCommitStorage, SqliteStorage
+from fouronefour.server.tables.model import TableOptions, hash_token
 
 from .conftest import Harness, ThreadServer
 from .test_round_end import play_to_round_end

@@ -24,8 +24,8 @@ import httpx
 import pytest
 import websockets
 
-from fouronefour.server import sandbox
-from fouronefour.server.postgres import lock_key
+from fouronefour.server.storage.postgres import lock_key
+from tests import sandbox
 
 from .conftest import Client, ServeProcess, free_port, load_example_client
 
@@ -615,7 +615,7 @@ def test_a_bot_turn_after_the_bot_runner_closed_is_ignored() -> None:
     """Issue 27, item 21: on SIGTERM a bot seat's timer firing after the runner closed
     raised "RuntimeError: cannot schedule new futures after shutdown" (a traceback in the
     log). The server is stopping: the turn is not taken, and nothing is raised."""
-    from fouronefour.server.botrunner import ExecutorBotRunner
+    from fouronefour.server.background.botrunner import ExecutorBotRunner
 
     async def scenario() -> list[str]:
         runner = ExecutorBotRunner(asyncio.get_running_loop(), processes=0)

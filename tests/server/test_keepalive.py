@@ -19,8 +19,8 @@ from websockets.asyncio.client import connect
 from fouronefour.server.app import create_app
 from fouronefour.server.command import uvicorn_options
 from fouronefour.server.config import ServerConfig
-from fouronefour.server.guard import PING_SECONDS, PONG_SECONDS
 from fouronefour.server.serving import Serving
+from fouronefour.server.sockets.guard import PING_SECONDS, PONG_SECONDS
 
 from .conftest import ROOT, ServeProcess, free_port
 

@@ -9,7 +9,7 @@ import pytest
 
 from fouronefour.engine import Rules
 from fouronefour.server.errors import ErrorCode, TableError
-from fouronefour.server.model import ONLINE_MAX_DECKS, ONLINE_MAX_PLAYERS, TableOptions
+from fouronefour.server.tables.model import ONLINE_MAX_DECKS, ONLINE_MAX_PLAYERS, TableOptions
 
 DEFAULTS = TableOptions(Rules(players=4))
 

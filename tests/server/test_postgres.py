@@ -10,8 +10,8 @@ import asyncpg
 import pytest
 
 from fouronefour import cli
-from fouronefour.server import sandbox
-from fouronefour.server.postgres import (
+from fouronefour.server.storage import Change, NewMatch, StorageError, StoredSeat, StoredTable
+from fouronefour.server.storage.postgres import (
     _WRITE_BATCH,
     MIGRATIONS,
     PostgresStorage,
@@ -19,8 +19,8 @@ from fouronefour.server.postgres import (
     check,
     migrate,
 )
-from fouronefour.server.sandbox import free_port
-from fouronefour.server.storage import Change, NewMatch, StorageError, StoredSeat, StoredTable
+from tests import sandbox
+from tests.sandbox import free_port
 
 
 def test_the_schema_is_made_once_and_a_newer_one_is_refused(

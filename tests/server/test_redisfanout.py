@@ -8,10 +8,10 @@ import asyncio
 
 import pytest
 
-from fouronefour.server import sandbox
-from fouronefour.server.broker import Broker
-from fouronefour.server.model import Update
-from fouronefour.server.redisfanout import RedisFanout
+from fouronefour.server.cluster.broker import Broker
+from fouronefour.server.cluster.redisfanout import RedisFanout
+from fouronefour.server.tables.model import Update
+from tests import sandbox
 
 from .contract.test_fanout_contract import Recorder, until
 

@@ -12,13 +12,13 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from fouronefour.server.botrunner import InlineBotRunner
+from fouronefour.server.background.botrunner import InlineBotRunner
 from fouronefour.server.clock import ManualScheduler
 from fouronefour.server.config import ServerConfig
 from fouronefour.server.errors import ErrorCode, TableError
-from fouronefour.server.fanout import InProcessFanout
 from fouronefour.server.registry import TableRegistry
-from fouronefour.server.storage import GroupCommitStorage
+from fouronefour.server.storage.sqlite import GroupCommitStorage
+from fouronefour.server.tables.fanout import InProcessFanout
 
 from .conftest import ThreadServer
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from fouronefour.server import sandbox
+from tests import sandbox
 
 from .conftest import ServeProcess, ThreadServer, free_port, load_example_client
 

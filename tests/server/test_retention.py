@@ -14,15 +14,15 @@ import httpx
 import pytest
 
 from fouronefour.engine import Rules
-from fouronefour.server.botrunner import InlineBotRunner
+from fouronefour.server.background.botrunner import InlineBotRunner
 from fouronefour.server.clock import ManualScheduler
 from fouronefour.server.config import ServerConfig
 from fouronefour.server.errors import TableError
-from fouronefour.server.fanout import InProcessFanout
 from fouronefour.server.registry import TableRegistry
-from fouronefour.server.retention import DAY, Retention, ThreadedRetention, tidy
-from fouronefour.server.session import PROTOCOL
-from fouronefour.server.table import Table, TableOptions
+from fouronefour.server.sockets.session import PROTOCOL
+from fouronefour.server.storage.sqlite_retention import DAY, Retention, ThreadedRetention, tidy
+from fouronefour.server.tables.fanout import InProcessFanout
+from fouronefour.server.tables.table import Table, TableOptions
 
 from .conftest import Client, Harness, ThreadServer
 

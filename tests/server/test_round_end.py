@@ -9,7 +9,7 @@ import pytest
 from fouronefour.engine import Match
 from fouronefour.server.clock import ManualScheduler
 from fouronefour.server.errors import ErrorCode, TableError
-from fouronefour.server.table import Table
+from fouronefour.server.tables.table import Table
 
 from .conftest import Harness
 from .test_table import events_of, you

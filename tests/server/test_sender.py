@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from fouronefour.server import outbox
-from fouronefour.server.outbox import Sender
+from fouronefour.server.sockets import outbox
+from fouronefour.server.sockets.outbox import Sender
 
 
 class _Recorder:

@@ -12,10 +12,10 @@ import httpx
 import pytest
 import websockets
 
-from fouronefour.server import sandbox
-from fouronefour.server.broker import Broker
-from fouronefour.server.shared import SharedBuckets, SharedCounts
-from fouronefour.server.storage import GroupCommitStorage
+from fouronefour.server.cluster.broker import Broker
+from fouronefour.server.cluster.shared import SharedBuckets, SharedCounts
+from fouronefour.server.storage.sqlite import GroupCommitStorage
+from tests import sandbox
 
 from .conftest import ThreadServer
 

@@ -7,20 +7,19 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from fouronefour.server.replay import match_summary
 from fouronefour.server.storage import (
     Change,
     ChangeExtra,
-    GroupCommitStorage,
     MatchSummary,
     NewMatch,
-    SqliteStorage,
     StoredChat,
     StoredHandoff,
     StoredSeat,
     StoredTable,
     TableRow,
 )
+from fouronefour.server.storage.sqlite import GroupCommitStorage, SqliteStorage
+from fouronefour.server.tables.replays import match_summary
 
 from .conftest import Harness
 

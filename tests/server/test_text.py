@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from fouronefour.server.chat import check_line
 from fouronefour.server.errors import TableError
-from fouronefour.server.model import check_name
+from fouronefour.server.tables.chat import check_line
+from fouronefour.server.tables.model import check_name
 
 
 @pytest.mark.parametrize(

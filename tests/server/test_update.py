@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import orjson
 
-from fouronefour.server.model import Update
+from fouronefour.server.tables.model import Update
 
 
 def test_each_seat_gets_the_public_message_with_only_its_own_you() -> None:

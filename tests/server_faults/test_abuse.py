@@ -23,7 +23,7 @@ import orjson
 import pytest
 from websockets.asyncio.client import connect
 
-from fouronefour.server.session import PROTOCOL
+from fouronefour.server.sockets.session import PROTOCOL
 
 from .live import (
     ROOT,

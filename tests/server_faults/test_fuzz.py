@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from fouronefour.server import session
 from fouronefour.server.errors import ErrorCode
+from fouronefour.server.sockets import session
 
 from .live import Conn, LiveServer, acting, open_raw, running, seated_table, table_summary
 

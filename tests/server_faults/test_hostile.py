@@ -17,7 +17,7 @@ import orjson
 import pytest
 import websockets
 
-from fouronefour.server.session import PROTOCOL
+from fouronefour.server.sockets.session import PROTOCOL
 
 from ..loopback import HTTP
 from .live import (

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from fouronefour.server.workers import WATCH_SECONDS
+from fouronefour.server.background.workers import WATCH_SECONDS
 
 from ..loopback import HTTP
 from .live import FAST_TABLE, Conn, LiveServer, running
@@ -114,7 +114,7 @@ parent = os.getpid()
 if os.fork() == 0:
     print(os.getpid(), flush=True)
     sys.platform = "darwin"
-    from fouronefour.server.workers import worker_init
+    from fouronefour.server.background.workers import worker_init
     worker_init(parent)
     time.sleep(60)
 else:

@@ -4,6 +4,6 @@
 wire protocol.
 """
 
-from .table import Table, TableError
+from .tables.table import Table, TableError
 
 __all__ = ["Table", "TableError"]

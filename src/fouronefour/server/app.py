@@ -23,33 +23,40 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..bots.levels import LEVELS
 from ..engine.rules import BOMB_LADDERS, MIN_PLAYERS
-from . import invites
-from .admission import Admission
-from .analysis import SWEEP_SECONDS, Analyst
-from .analysisview import audience, check_round, parse_query, round_view, rounds_ended, token_seat
 from .backends import is_postgres, make_fanout, make_storage
-from .bodies import BodyLimit
-from .botrunner import BotRunner, ExecutorBotRunner, available_bots
-from .chat import CHAT_LENGTH, CHAT_LINES, CHAT_SECONDS, PHRASES, chat_event
+from .background.analyst import SWEEP_SECONDS, Analyst
+from .background.botrunner import BotRunner, ExecutorBotRunner, available_bots
 from .clock import AsyncioScheduler
 from .collector import keep_collections_short
 from .config import ServerConfig
-from .connection import Connection, connection_id, refuse
 from .errors import ErrorCode, TableError
-from .fanout import Fanout
-from .invites import new_invite
-from .lessons import lesson_router
-from .model import HOOK_MODES, ONLINE_MAX_DECKS, ONLINE_MAX_PLAYERS
 from .outage import Outage
-from .outbox import Outbox, Sender
 from .ratelimit import AddressBuckets, address_key
 from .registry import Elsewhere, TableRegistry
-from .replay import build_replay, match_summary
-from .retention import OldTables, Retention, ThreadedRetention, keep_tidy
-from .session import PROTOCOL, Session
-from .settings import ROUND_PAUSE_SECONDS_RANGE
+from .routes.analysisview import (
+    audience,
+    check_round,
+    parse_query,
+    round_view,
+    rounds_ended,
+    token_seat,
+)
+from .routes.bodies import BodyLimit
+from .routes.lessons import lesson_router
+from .sockets.admission import Admission
+from .sockets.connection import Connection, connection_id, refuse
+from .sockets.outbox import Outbox, Sender
+from .sockets.session import PROTOCOL, Session
 from .storage import Storage, StorageError, StoredAnalysis, StoredTable, written_unless_failing
-from .table import (
+from .storage.sqlite_retention import OldTables, Retention, ThreadedRetention, keep_tidy
+from .tables import invites
+from .tables.chat import CHAT_LENGTH, CHAT_LINES, CHAT_SECONDS, PHRASES, chat_event
+from .tables.fanout import Fanout
+from .tables.invites import new_invite
+from .tables.model import HOOK_MODES, ONLINE_MAX_DECKS, ONLINE_MAX_PLAYERS
+from .tables.replays import build_replay, match_summary
+from .tables.settings import ROUND_PAUSE_SECONDS_RANGE
+from .tables.table import (
     HOOK_SECONDS_RANGE,
     NAME_LENGTH,
     TURN_SECONDS_RANGE,
@@ -57,10 +64,10 @@ from .table import (
 )
 
 if TYPE_CHECKING:
-    from .broker import Broker
-    from .redisfanout import RedisFanout
-    from .relay import Operation, Relay, RelayServer
-    from .shared import SharedBuckets, SharedCounts
+    from .cluster.broker import Broker
+    from .cluster.redisfanout import RedisFanout
+    from .cluster.relay import Operation, Relay, RelayServer
+    from .cluster.shared import SharedBuckets, SharedCounts
 
 log = logging.getLogger(__name__)
 
@@ -272,7 +279,7 @@ def create_app(
     shared_http = shared_lookups = None
     watchers: SharedCounts | None = None
     if cluster is not None:
-        from .shared import Place, SharedBuckets, SharedCounts
+        from .cluster.shared import Place, SharedBuckets, SharedCounts
 
         broker = cluster.broker
         shared_http = SharedBuckets(
@@ -350,7 +357,7 @@ def create_app(
         url = getattr(storage, "url", None)
         tidying = None
         if isinstance(url, str) and is_postgres(url):  # (a cluster's: one pass at a time)
-            from .pgretention import PostgresRetention
+            from .storage.postgres_retention import PostgresRetention
 
             retention = PostgresRetention(url, config.keep_days, config.keep_replay_days)
         elif path != ":memory:":
@@ -567,7 +574,7 @@ def create_app(
     async def relayed(code: str, what: str, body: dict[str, Any], client: Any) -> Response:
         if relay is None:  # (a table owned elsewhere with no broker: another process's file)
             return _error(TableError(ErrorCode.STORAGE_ERROR, "the table is served elsewhere"))
-        from .relay import OwnerGone
+        from .cluster.relay import OwnerGone
 
         address = address_key(client.host if client else None, config.limit_loopback)
         try:
@@ -579,7 +586,7 @@ def create_app(
         return Response(answer, status_code=status, media_type="application/json")
 
     if cluster is not None:
-        from .relay import Relay, RelayServer
+        from .cluster.relay import Relay, RelayServer
 
         relay = Relay(cluster.broker, cluster)
         relay_server = RelayServer(

@@ -13,11 +13,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .config import ServerConfig
-from .fanout import Fanout, FanoutError, InProcessFanout
-from .storage import GroupCommitStorage, Storage, StorageError
+from .storage import Storage, StorageError
+from .storage.sqlite import GroupCommitStorage
+from .tables.fanout import Fanout, FanoutError, InProcessFanout
 
 if TYPE_CHECKING:
-    from .redisfanout import RedisFanout
+    from .cluster.redisfanout import RedisFanout
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -50,7 +51,7 @@ def make_storage(config: ServerConfig) -> Storage:
     if not is_postgres(config.db):
         return GroupCommitStorage(config.db)
     try:
-        from .postgres import PostgresStorage
+        from .storage.postgres import PostgresStorage
     except ImportError:
         raise StorageError(MISSING_DRIVERS) from None
     return PostgresStorage(config.db)
@@ -61,8 +62,8 @@ def make_fanout(config: ServerConfig, storage: Storage) -> tuple[Fanout, RedisFa
     if config.broker is None:
         return InProcessFanout(), None
     try:
-        from .broker import Broker
-        from .redisfanout import RedisFanout
+        from .cluster.broker import Broker
+        from .cluster.redisfanout import RedisFanout
     except ImportError:
         raise FanoutError(MISSING_DRIVERS) from None
     fanout = RedisFanout(Broker(config.broker, storage))
@@ -74,7 +75,7 @@ async def check(config: ServerConfig) -> list[tuple[bool, str]]:
     found: list[tuple[bool, str]] = []
     if is_postgres(config.db):
         try:
-            from . import postgres
+            from .storage import postgres
 
             found.append((True, await postgres.check(config.db)))
         except ImportError:
@@ -95,7 +96,7 @@ async def check(config: ServerConfig) -> list[tuple[bool, str]]:
             found.append((writable, f"SQLite file {config.db} is {state}"))
     if config.broker is not None:
         try:
-            from . import broker
+            from .cluster import broker
 
             found.append((True, await broker.check(config.broker)))
         except ImportError:

@@ -272,7 +272,7 @@ def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
     """How ``serve`` runs uvicorn: its HTTP protocol guarded (guard.py), small frames."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-    from .guard import PING_SECONDS, PONG_SECONDS, guarded_protocol
+    from .sockets.guard import PING_SECONDS, PONG_SECONDS, guarded_protocol
 
     return {
         "host": config.host,

@@ -12,18 +12,18 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
 
-from .admission import Admission
-from .analysis import Analyst
-from .botrunner import DEFAULT_LEVEL, BotRunner, available_bots
+from .background.analyst import Analyst
+from .background.botrunner import DEFAULT_LEVEL, BotRunner, available_bots
 from .clock import Scheduler
 from .config import ServerConfig
 from .errors import ErrorCode, TableError
-from .fanout import Fanout
-from .model import OPTION_KEYS
-from .services import TableServices
-from .settings import SETTING_KEYS, TableSettings
+from .sockets.admission import Admission
 from .storage import CodeTaken, Storage, StorageError
-from .table import Table, TableOptions
+from .tables.fanout import Fanout
+from .tables.model import OPTION_KEYS
+from .tables.services import TableServices
+from .tables.settings import SETTING_KEYS, TableSettings
+from .tables.table import Table, TableOptions
 
 #: Every field a create request may have.
 CREATE_KEYS = OPTION_KEYS | SETTING_KEYS | {"name", "seat"}

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from fouronefour.server import sandbox
-from fouronefour.server.storage import GroupCommitStorage, Storage
+from fouronefour.server.storage import Storage
+from fouronefour.server.storage.sqlite import GroupCommitStorage
+from tests import sandbox
 
 StorageFactory = Callable[[], Storage]
 
@@ -29,7 +30,7 @@ def make_storage(request: pytest.FixtureRequest, tmp_path: Path) -> StorageFacto
         path = str(tmp_path / "contract.db")
         return lambda: GroupCommitStorage(path)
     url = request.getfixturevalue("postgres_url")
-    from fouronefour.server.postgres import PostgresStorage
+    from fouronefour.server.storage.postgres import PostgresStorage
 
     return lambda: PostgresStorage(url)
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from fouronefour.server import sandbox
-from fouronefour.server.fanout import Fanout, InProcessFanout
-from fouronefour.server.model import Update
+from fouronefour.server.tables.fanout import Fanout, InProcessFanout
+from fouronefour.server.tables.model import Update
+from tests import sandbox
 
 PEERS = 3
 
@@ -60,8 +60,8 @@ def make_peers(request: pytest.FixtureRequest) -> MakePeers:
 
         return one_process
     server: sandbox.LocalRedis = request.getfixturevalue("redis_server")
-    from fouronefour.server.broker import Broker
-    from fouronefour.server.redisfanout import RedisFanout
+    from fouronefour.server.cluster.broker import Broker
+    from fouronefour.server.cluster.redisfanout import RedisFanout
 
     async def processes() -> list[Fanout]:
         peers: list[Fanout] = [

@@ -12,18 +12,18 @@ from typing import TypeVar
 
 import pytest
 
-from fouronefour.server import sandbox
-from fouronefour.server.retention import DAY, OldTables, Retention, ThreadedRetention
 from fouronefour.server.storage import (
     Change,
     ChangeExtra,
-    GroupCommitStorage,
     NewMatch,
     Storage,
     StoredAnalysis,
     StoredSeat,
     StoredTable,
 )
+from fouronefour.server.storage.sqlite import GroupCommitStorage
+from fouronefour.server.storage.sqlite_retention import DAY, OldTables, Retention, ThreadedRetention
+from tests import sandbox
 
 T = TypeVar("T")
 
@@ -58,8 +58,8 @@ def place(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Place]:
         return
     postgres: sandbox.LocalPostgres = request.getfixturevalue("postgres")
     url = postgres.new_database()
-    from fouronefour.server.pgretention import PostgresRetention
-    from fouronefour.server.postgres import PostgresStorage
+    from fouronefour.server.storage.postgres import PostgresStorage
+    from fouronefour.server.storage.postgres_retention import PostgresRetention
 
     yield Place(
         "postgres",

@@ -1,0 +1,1 @@
+"""HTTP routes beside the table's own: lessons, analyses, request bodies."""

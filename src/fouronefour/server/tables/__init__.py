@@ -1,0 +1,3 @@
+"""One table: its state, rules of the table, claim windows, seating, round end, chat and what
+each seat sees.
+"""

@@ -1,0 +1,167 @@
+"""Chat and quick phrases at a table (docs/protocol.md section 3, "Chat").
+
+A line is a table change like a move: checked, written, then sent to every connection as
+a ``chat`` event, kept for snapshots and replays. Each speaker has a token bucket (a seat:
+all its player's connections together; a spectator: its connection), and spectators
+together have one more per table, so that a crowd of watchers cannot drown the players.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ErrorCode, TableError
+from ..ratelimit import TokenBucket
+from ..storage import ChangeExtra, StoredChat
+from ..storage.reads import RECENT_CHAT
+from .model import Ack, ms, unshown
+
+if TYPE_CHECKING:
+    from .table import Table
+
+#: Quick phrases and emotes: keys the clients translate (docs/protocol.md, /api/config).
+PHRASES = (
+    "good_luck",
+    "well_played",
+    "thanks",
+    "hurry_up",
+    "oops",
+    "wow",
+    "sorry",
+    "good_game",
+    "emote_smile",
+    "emote_laugh",
+    "emote_clap",
+    "emote_think",
+    "emote_sad",
+    "emote_angry",
+)
+_PHRASES = frozenset(PHRASES)
+CHAT_LENGTH = 200
+#: Lines per speaker: a burst of ``CHAT_LINES``, then one every ``CHAT_SECONDS / CHAT_LINES``.
+CHAT_LINES = 5
+CHAT_SECONDS = 10.0
+#: Lines of all spectators of a table together, in ``CHAT_SECONDS``.
+SPECTATOR_LINES = 10
+
+
+class Speaker:
+    """A spectator connection's name and chat bucket (a seat's live in its table's chat)."""
+
+    __slots__ = ("bucket", "name")
+
+    def __init__(self, name: str, now: float) -> None:
+        self.name = name
+        self.bucket = TokenBucket(CHAT_LINES / CHAT_SECONDS, CHAT_LINES, now)
+
+
+def chat_event(line: StoredChat) -> dict[str, Any]:
+    event: dict[str, Any] = {
+        "type": "chat",
+        "seat": line.seat,
+        "name": line.name,
+        "spectator": line.spectator,
+    }
+    if line.phrase is not None:
+        event["phrase"] = line.phrase
+    else:
+        event["text"] = line.text
+    event["at"] = line.at
+    return event
+
+
+def check_line(data: dict[str, Any]) -> tuple[str | None, str | None]:
+    """(text, phrase) of a chat message, checked (``bad_message``)."""
+    text, phrase = data.get("text"), data.get("phrase")
+    if (text is None) == (phrase is None):
+        raise TableError(ErrorCode.BAD_MESSAGE, "a chat line has either text or a phrase")
+    if phrase is not None:
+        if not isinstance(phrase, str) or phrase not in _PHRASES:
+            raise TableError(ErrorCode.BAD_MESSAGE, f"phrase must be one of {', '.join(PHRASES)}")
+        return None, phrase
+    if not isinstance(text, str):
+        raise TableError(ErrorCode.BAD_MESSAGE, "chat text must be text")
+    cleaned = text.strip()
+    if not cleaned or len(cleaned) > CHAT_LENGTH:
+        raise TableError(
+            ErrorCode.BAD_MESSAGE,
+            f"chat text has 1 to {CHAT_LENGTH} characters, not {len(cleaned)}",
+        )
+    refused = unshown(cleaned)
+    if refused is not None:
+        raise TableError(ErrorCode.BAD_MESSAGE, f"chat text has {refused}")
+    return cleaned, None
+
+
+@dataclass(slots=True)
+class _Limits:
+    seats: dict[int, TokenBucket]
+    spectators: TokenBucket
+
+
+class TableChat:
+    """The chat of one table: its last lines (for snapshots) and its speakers' limits."""
+
+    __slots__ = ("_limits", "_table", "recent")
+
+    def __init__(self, table: Table, recent: list[StoredChat]) -> None:
+        self._table = table
+        self.recent: deque[dict[str, Any]] = deque(
+            (chat_event(line) for line in recent), maxlen=RECENT_CHAT
+        )
+        now = table.scheduler.now()
+        self._limits = _Limits(
+            {}, TokenBucket(SPECTATOR_LINES / CHAT_SECONDS, SPECTATOR_LINES, now)
+        )
+
+    def say(self, seat: int | None, spectator: Speaker | None, data: dict[str, Any]) -> Ack:
+        """A line from ``seat``'s player, or from ``spectator`` (seat None)."""
+        table = self._table
+        table.check_writable()
+        text, phrase = check_line(data)
+        now = table.scheduler.now()
+        if seat is None:
+            if spectator is None:  # a connection whose seat was just taken from it
+                raise TableError(ErrorCode.NOT_SEATED, "this connection no longer has a seat")
+            if not table.settings.spectator_chat:
+                raise TableError(ErrorCode.CHAT_CLOSED, "spectators may not chat at this table")
+            buckets = [spectator.bucket, self._limits.spectators]
+            name = spectator.name
+        else:
+            bucket = self._limits.seats.get(seat)
+            if bucket is None:
+                bucket = self._limits.seats[seat] = TokenBucket(
+                    CHAT_LINES / CHAT_SECONDS, CHAT_LINES, now
+                )
+            buckets = [bucket]
+            name = table.seats[seat].name or f"Seat {seat + 1}"
+        wait = max(b.wait(now) for b in buckets)
+        if wait > 0:
+            raise TableError(
+                ErrorCode.RATE_LIMITED,
+                f"too many chat lines: try again in {wait:.1f} s",
+                {"retry_after_ms": max(1, int(wait * 1000 + 0.999))},
+            )
+        for b in buckets:
+            b.take(now)
+        line = StoredChat(
+            table.version + 1,
+            table.match_number,
+            table.move_count,
+            ms(now),
+            seat,
+            name,
+            seat is None,
+            text,
+            phrase,
+        )
+        event = chat_event(line)
+        self.recent.append(event)
+        table.commit([event], extra=ChangeExtra(chat=line))
+        return Ack(table.version)
+
+    def forget_seat(self, seat: int) -> None:
+        """A new player has the seat: they start with a fresh limit."""
+        self._limits.seats.pop(seat, None)

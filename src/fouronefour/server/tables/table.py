@@ -1,0 +1,721 @@
+"""One table: its matches, turns and timers; the only authority over its game.
+
+Every method runs on the table's own thread (the server's event loop) and finishes without
+waiting, so a table's actions are serialised by construction; WebSocket messages, bots,
+timers and tests all go through the same methods. A change is written to storage, then
+becomes the next version's :class:`Update`, then is published; a refused action raises
+:class:`TableError` and changes nothing.
+
+The table's other jobs have modules of their own, each holding the table it serves:
+claim windows (:mod:`.windows`), what each connection sees (:mod:`.views`), bot seats
+(:mod:`.botseats`), who sits where (:mod:`.seating`) and the end-of-round pause
+(:mod:`.roundend`).
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from ...engine import IllegalMove, Match, canonical
+from ..errors import ErrorCode, TableError
+from ..storage import (
+    Change,
+    ChangeExtra,
+    NewMatch,
+    StoredClaim,
+    StoredSeat,
+    StoredTable,
+    TableRow,
+)
+from .botseats import BotSeats
+from .chat import TableChat
+from .events import move_event, progress_events, round_ended, round_start_event
+from .handoff import Handoffs
+from .hosttools import HostTools
+from .model import (
+    HOOK_SECONDS_RANGE,
+    NAME_LENGTH,
+    TURN_SECONDS_RANGE,
+    Ack,
+    SeatChanges,
+    SeatState,
+    Status,
+    TableOptions,
+    Update,
+    check_name,
+    hash_token,
+    ms,
+)
+from .presence import Presence
+from .roundend import RoundPause, replay
+from .seating import Seating, check_seat
+from .services import TableServices
+from .settings import TableSettings
+from .views import Prompt, SeatViews
+from .windows import Claimable, ClaimWindows, Window
+
+#: Updates kept per table for reconnecting clients; older ``since`` values get a snapshot.
+HISTORY = 64
+#: The key of the removed players' token hashes in the stored row's settings (never sent).
+REMOVED_KEY = "removed"
+#: How often a timer or bot that met an unwritable database tries again.
+STORAGE_RETRY_SECONDS = 0.5
+#: Client ids of accepted moves remembered per seat, to answer a resent move with its ack.
+REMEMBERED_IDS = 64
+#: The longest move text (the longest legal move is far shorter).
+MOVE_CHARS = 200
+#: How early a timer may fire (the event loop keeps milliseconds) and still count as due.
+TIMER_SLACK_SECONDS = 0.001
+__all__ = [
+    "HOOK_SECONDS_RANGE",
+    "NAME_LENGTH",
+    "TURN_SECONDS_RANGE",
+    "Ack",
+    "SeatState",
+    "Table",
+    "TableError",
+    "TableOptions",
+    "TableServices",
+    "Update",
+    "Window",
+    "check_name",
+    "hash_token",
+]
+
+
+class Table:
+    """The authority of one table. Build with :meth:`create` or :meth:`restore`."""
+
+    def __init__(
+        self,
+        code: str,
+        options: TableOptions,
+        host_seat: int,
+        services: TableServices,
+        settings: TableSettings,
+    ) -> None:
+        self.code = code
+        self.options = options
+        self.settings = settings
+        self.host_seat = host_seat
+        self.services = services
+        self.scheduler = services.scheduler
+        self.seats = [SeatState(s) for s in range(options.rules.players)]
+        self.status: Status = "lobby"
+        self.version = 0
+        self.match_number = 0
+        self.match: Match | None = None
+        self.seed: int | None = None
+        self.finished_matches: list[int] = []
+        #: The host paused the table (docs/protocol.md section 5).
+        self.paused = False
+        #: The token hashes of the players the host removed (kick): not seated here again
+        #: unless the host hands them a seat (seating.py). Kept in the row's settings.
+        self.removed: set[str] = set()
+        #: Decisions taken in the current match (the next move's index in storage).
+        self.move_count = 0
+        #: The version at which each seat's pending decision was offered.
+        self.prompt_v: dict[int, int] = {}
+        # The current human turn's deadline, and whether a timer watches it. The timer is never
+        # cancelled: armed for an earlier deadline, it fires, finds the deadline moved on and
+        # waits again; about one timer per ``turn_seconds`` instead of one made and cancelled
+        # every move.
+        self.deadline: float | None = None
+        self._turn_timer_armed = False
+        self._storage = services.storage
+        self._fanout = services.fanout
+        self._history: deque[Update] = deque(maxlen=HISTORY)
+        # (client id, v, move as sent) -> its ack, per seat: an exact resend is answered again
+        self._accepted: dict[int, OrderedDict[tuple[str, object, object], Ack]] = {}
+        self.windows = ClaimWindows(
+            options.rules.hooking,
+            options.hook_mode == "fast",
+            options.hook_seconds,
+            services.scheduler,
+        )
+        self.views = SeatViews(self)
+        self.bots = BotSeats(self)
+        self.seating = Seating(self)
+        self.round_pause = RoundPause(self)
+        self.host = HostTools(self)
+        self.chat = TableChat(self, [])
+        self.presence = Presence(code, services.fanout, services.scheduler)
+        self.handoffs = Handoffs(self, [])
+        #: Another process owns the table now (:meth:`retire`).
+        self.retired = False
+        #: The server is stopping (:meth:`stop`).
+        self.stopping = False
+        #: Claim answers read back (restore), applied once the window is reopened (resume).
+        self._claims: list[StoredClaim] = []
+
+    # ------------------------------------------------------------ construction
+
+    @classmethod
+    def create(
+        cls,
+        code: str,
+        options: TableOptions,
+        host_name: object,
+        host_seat: object,
+        services: TableServices,
+        settings: TableSettings | None = None,
+    ) -> tuple[Table, str]:
+        """A new table with its host seated; returns it and the host's seat token. Nothing
+        is written: the caller writes :meth:`stored` before the table is used."""
+        name = check_name(host_name)
+        seat_number = check_seat(host_seat, options.rules.players)
+        table = cls(code, options, seat_number, services, settings or TableSettings())
+        token = secrets.token_urlsafe(24)
+        seat = table.seats[seat_number]
+        seat.name, seat.kind, seat.token_hash = name, "human", hash_token(token)
+        table.version = 1
+        return table, token
+
+    def stored(self) -> StoredTable:
+        """The table as a new one is first written (no match yet)."""
+        return StoredTable(
+            self.code,
+            self.options.to_dict(),
+            self.host_seat,
+            self.status,
+            self.version,
+            self.match_number,
+            [s.stored() for s in self.seats],
+            settings=self.settings.to_dict(),
+        )
+
+    @classmethod
+    def restore(cls, stored: StoredTable, services: TableServices) -> Table:
+        """A table as it was written; call :meth:`resume` once timers may run."""
+        options = TableOptions.from_dict(stored.options)
+        settings = TableSettings.from_dict(stored.settings)
+        table = cls(stored.code, options, stored.host_seat, services, settings)
+        for record in stored.seats:
+            seat = table.seats[record.seat]
+            seat.name, seat.kind, seat.token_hash = record.name, record.kind, record.token_hash
+        table.status = stored.status  # type: ignore[assignment]  # written by this class
+        table.version = stored.version
+        table.match_number = stored.match_number
+        table.finished_matches = list(stored.finished_matches)
+        table.paused = stored.paused and table.status == "playing"
+        table.removed = set(stored.settings.get(REMOVED_KEY, ()))
+        table.chat = TableChat(table, stored.chat)
+        table.handoffs = Handoffs(table, stored.handoffs)
+        table._claims = stored.claims
+        if stored.match is not None:
+            table.seed = stored.match.seed
+            replayed = replay(options.rules, stored.match.seed, stored.match.moves)
+            table.match = replayed.match
+            table.move_count = len(stored.match.moves)
+            if table.status == "playing":
+                table.round_pause.restore(replayed, stored.round_end)
+        return table
+
+    def resume(self) -> None:
+        """After a restart: offer again whatever was pending, from full-length timers.
+
+        Writes nothing (a server whose database has become read-only still starts): the
+        next update carries every seat's private part, and a decision pending before the
+        restart may be answered with the version the client last saw."""
+        if self.status != "playing" or self.match is None:
+            return
+        if self.round_pause.current is not None:
+            if not self.paused:
+                self.round_pause.release()
+            self._arm({})
+            return
+        self.windows.reopen(self.match.round, running=not self.paused)
+        window = self.windows.current
+        if window is not None:  # the answers it had (acknowledged and written) still count
+            for claim in self._claims:
+                if (claim.match_number, claim.idx) == (self.match_number, self.move_count):
+                    window.answers[claim.seat] = claim.answer
+                    window.kept = True
+        self._claims = []
+        prompts = self.views.prompts()
+        self.prompt_v = dict.fromkeys(prompts, self.version)
+        turn_seat = next(iter(prompts)) if self.windows.current is None and prompts else None
+        if turn_seat is not None and not self.bot_controlled(turn_seat) and not self.paused:
+            self.deadline = self.scheduler.now() + self.options.turn_seconds
+        self._arm(prompts)
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def players(self) -> int:
+        return self.options.rules.players
+
+    @property
+    def storage_failed(self) -> bool:
+        return self.retired or self.stopping or self._storage.failed
+
+    @property
+    def staged_seq(self) -> int:
+        """The storage's number of the last change staged: an answer that follows this
+        table's changes waits for it to be written."""
+        return self._storage.staged_seq
+
+    def answer(self, request: Callable[[], Ack]) -> Ack:
+        """Carry out a client's request: its ack, together with the update it made (the
+        last, if several), which carries the ack to the client; none if it made none."""
+        before = self.version
+        ack = request()
+        if self.version == before:
+            return ack
+        return replace(ack, update=self._history[-1])
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "status": self.status,
+            "host_seat": self.host_seat,
+            "version": self.version,
+            "options": self.options.public(),
+            "settings": self.settings.to_dict(),
+            "seats": [s.public() for s in self.seats],
+            "match_number": self.match_number,
+            "finished_matches": list(self.finished_matches),
+        }
+
+    def seat_for_token(self, token: object) -> int | None:
+        if not isinstance(token, str) or not token or len(token) > 200:
+            return None
+        digest = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        return None
+
+    def updates_since(self, since: int) -> list[Update] | None:
+        """The updates after ``since``, or None if they are not all kept (send a snapshot)."""
+        if since == self.version:
+            return []
+        history = self._history
+        if since > self.version or not history or since < history[0].v - 1:
+            return None
+        return [u for u in history if u.v > since]
+
+    def snapshot(self, seat: int | None) -> dict[str, Any]:
+        """Everything a fresh connection of ``seat`` (None: a spectator) needs."""
+        return self.views.snapshot(seat)
+
+    def bot_controlled(self, seat: int) -> bool:
+        state = self.seats[seat]
+        return state.kind == "bot" or state.away
+
+    def forget_seat(self, seat: int) -> None:
+        """A new player has the seat: what the table remembers of the old one goes."""
+        self._accepted.pop(seat, None)
+
+    def was_removed(self, token: object) -> bool:
+        """Whether ``token`` is a player's the host removed from this table."""
+        if not isinstance(token, str) or not token or len(token) > 200:
+            return False
+        digest = hash_token(token)
+        return any(hmac.compare_digest(digest, removed) for removed in self.removed)
+
+    def row(self) -> TableRow:
+        """The seldom-changing columns of the table's stored row, as they are now."""
+        pause = self.round_pause.current
+        settings = self.settings.to_dict()
+        if self.removed:  # (in the settings' JSON: a few hashes, no column of their own)
+            settings[REMOVED_KEY] = sorted(self.removed)
+        return TableRow(
+            self.host_seat,
+            settings,
+            self.paused,
+            0 if pause is None else pause.round_number,
+        )
+
+    # ------------------------------------------------------------ checks
+
+    def retire(self) -> None:
+        """This process no longer owns the table (another took it over): it changes nothing
+        more, and its timers and bots stop."""
+        self.retired = True
+
+    def stop(self) -> None:
+        """The server is stopping: the table changes nothing more, and its timers and bots
+        stop. (Its players going offline as the server closes their sockets would be
+        versions no client saw: after the restart a reconnect would get a snapshot, and the
+        decision pending at the version it saw would be stale; docs/protocol.md section 4.)"""
+        self.stopping = True
+
+    def check_writable(self) -> None:
+        """Refuse any change while the database cannot be written (nothing would be kept)."""
+        if self.retired:
+            raise TableError(
+                ErrorCode.OWNER_UNAVAILABLE,
+                "this table has moved to another server process: nothing was changed; reconnect",
+            )
+        if self.stopping:
+            raise TableError(
+                ErrorCode.STORAGE_ERROR,
+                "the server is restarting: nothing was changed; reconnect in a moment",
+            )
+        if self._storage.failed:
+            raise TableError(
+                ErrorCode.STORAGE_ERROR,
+                "the server cannot write its database just now: nothing was changed; try again",
+            )
+
+    def postponed(self, retry: Callable[[], None]) -> bool:
+        """While the database cannot be written, run ``retry`` later instead of changing."""
+        if self.retired or self.stopping:
+            return True  # (and never again)
+        if not self._storage.failed:
+            return False
+        self.scheduler.call_later(STORAGE_RETRY_SECONDS, retry)
+        return True
+
+    def check_host(self, seat: int | None) -> None:
+        if seat is None or seat != self.host_seat:
+            raise TableError(ErrorCode.NOT_HOST, "only the host may do that")
+
+    # ------------------------------------------------------------ matches
+
+    def start(self, actor: int | None) -> Ack:
+        self.check_writable()
+        self.check_host(actor)
+        if self.status != "lobby":
+            raise TableError(ErrorCode.WRONG_STATUS, f"the table is {self.status}, not lobby")
+        self._begin_match()
+        return Ack(self.version)
+
+    def play_again(self, actor: int | None) -> Ack:
+        self.check_writable()
+        self.check_host(actor)
+        if self.status != "finished":
+            raise TableError(ErrorCode.WRONG_STATUS, "play again once the match is over")
+        self._begin_match()
+        return Ack(self.version)
+
+    def _check_seats_filled(self) -> None:
+        empty = [s.seat for s in self.seats if s.kind == "empty"]
+        if empty:
+            raise TableError(ErrorCode.SEATS_EMPTY, f"seats {empty} are empty: fill them first")
+
+    def _begin_match(self) -> None:
+        self._check_seats_filled()  # (a player removed between matches leaves a seat empty)
+        self.match_number += 1
+        self.seed = self.services.seeds()
+        self.match = Match(self.options.rules, self.seed)
+        self.move_count = 0
+        self.windows.current = None
+        self.round_pause.current = None
+        self.round_pause.trick_start = self.match.round.log_size
+        self.paused = False
+        self.status = "playing"
+        for state in self.seats:
+            state.away = False
+        events = [
+            {"type": "status", "status": self.status, "match_number": self.match_number},
+            {
+                "type": "match_start",
+                "match_number": self.match_number,
+                "levels": list(self.match.levels),
+            },
+            round_start_event(self.match),
+        ]
+        self.commit(
+            events,
+            new_prompts=True,
+            new_match=NewMatch(self.match_number, self.seed, self.options.rules.to_dict()),
+            row=True,
+        )
+
+    # ------------------------------------------------------------ playing
+
+    def act(self, seat: int, move: object, v: object, client_id: str | None = None) -> Ack:
+        """A player's decision: a move on their turn, or an answer to a claim window."""
+        resend_key = (client_id, v, move) if client_id is not None else None
+        if resend_key is not None:
+            remembered = self._accepted.get(seat)
+            earlier = remembered.get(resend_key) if remembered is not None else None
+            if earlier is not None:
+                return earlier
+        self.check_writable()
+        if self.status != "playing":
+            raise TableError(ErrorCode.WRONG_STATUS, f"no match is being played ({self.status})")
+        if self.paused:
+            raise TableError(ErrorCode.PAUSED, "the host has paused the table")
+        if not isinstance(move, str) or not move:
+            raise TableError(ErrorCode.BAD_MESSAGE, "move must be non-empty text")
+        if len(move) > MOVE_CHARS:
+            too_long = f"a move has at most {MOVE_CHARS} characters, not {len(move)}"
+            raise TableError(ErrorCode.BAD_MESSAGE, too_long)
+        prompts = self.views.prompts()
+        if seat not in prompts:
+            self.windows.refuse_unoffered(seat)
+            raise TableError(ErrorCode.NOT_YOUR_TURN, f"seat {seat} has no decision to take")
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TableError(ErrorCode.BAD_MESSAGE, "v must be an integer version")
+        if v > self.version or v < self.prompt_v.get(seat, 0):
+            raise TableError(
+                ErrorCode.STALE_VERSION,
+                f"v {v} does not match the decision offered at v {self.prompt_v.get(seat, 0)} "
+                f"(table at v {self.version})",
+            )
+        ack = self.decide(seat, move, prompts[seat], by_bot=False)
+        if resend_key is not None:
+            remembered = self._accepted.setdefault(seat, OrderedDict())
+            remembered[resend_key] = ack
+            if len(remembered) > REMEMBERED_IDS:
+                remembered.popitem(last=False)
+        return ack
+
+    def decide(self, seat: int, move: str, prompt: Prompt, by_bot: bool) -> Ack:
+        """Take ``seat``'s ``move`` for its pending decision ``prompt`` (checked here)."""
+        decision, legal = prompt
+        events: list[dict[str, Any]] = []
+        window = self.windows.current
+        if window is not None:
+            chosen = self._canonical(move, legal)
+            closes = self.windows.answer(seat, chosen)
+            if not by_bot and self.seats[seat].away:
+                self.seats[seat].away = False
+                events.append({"type": "seat", **self.seats[seat].public()})
+            if closes:
+                self._close_window(events)
+                return Ack(self.version, chosen, claim=True)
+            # A player's answer is acknowledged before the window closes: it is written now,
+            # so that a restart (or another process taking the table over) keeps it.
+            extra = None
+            if not by_bot:
+                window.kept = True
+                claim = StoredClaim(self.match_number, self.move_count, seat, chosen)
+                extra = ChangeExtra(claims=(claim,))
+            if events:
+                self.commit(events, extra=extra)
+            elif extra is not None:
+                self.write(extra)
+            return Ack(self.version, chosen, claim=True)
+        before = self.match
+        assert before is not None
+        try:
+            after = before.apply(move)
+        except IllegalMove as error:
+            raise TableError(ErrorCode.ILLEGAL_MOVE, str(error)) from None
+        chosen = move if move in legal else canonical(move)
+        if not by_bot and self.seats[seat].away:
+            self.seats[seat].away = False
+            events.append({"type": "seat", **self.seats[seat].public()})
+        events.append(move_event(before.round, decision, seat, chosen))
+        ended = round_ended(before, after)
+        events.extend(progress_events(before, after, self.match_number, ended))
+        claimable: Claimable | None = None
+        if decision == "play" and len(chosen) == 1 and chosen not in "BR" and not ended:
+            claimable = ("hook", chosen, seat, False)
+        self._advance(before, after, [chosen], events, claimable, ended)
+        return Ack(self.version, chosen)
+
+    @staticmethod
+    def _canonical(move: str, legal: list[str]) -> str:
+        if move in legal:
+            return move
+        try:
+            chosen = canonical(move)
+        except IllegalMove as error:
+            raise TableError(ErrorCode.ILLEGAL_MOVE, str(error)) from None
+        if chosen not in legal:
+            raise TableError(
+                ErrorCode.ILLEGAL_MOVE, f"{move!r}: the choice is {' or '.join(legal)}"
+            )
+        return chosen
+
+    def _close_window(self, events: list[dict[str, Any]]) -> None:
+        before = self.match
+        assert before is not None
+        kept = self.windows.current is not None and self.windows.current.kept
+        after, moves, claimable = self.windows.close(before, self.match_number, events)
+        self._advance(
+            before, after, moves, events, claimable, round_ended(before, after), claims_kept=kept
+        )
+
+    def _advance(
+        self,
+        before: Match,
+        after: Match,
+        moves: list[str],
+        events: list[dict[str, Any]],
+        claimable: Claimable | None,
+        ended: bool,
+        claims_kept: bool = False,
+    ) -> None:
+        """Take ``after`` as the match, open the next window or the end-of-round pause if
+        any, write and publish (``ended``: ``moves`` ended a round). ``claims_kept``: the
+        window these moves close had answers written (they go now)."""
+        self.match = after
+        first = self.move_count
+        self.move_count += len(moves)
+        over = after.is_over
+        pausing = ended and not over and self.round_pause.begin(before, moves, after, events)
+        r = after.round
+        if r.top is None:  # a trick is to be led: the next event begins it
+            self.round_pause.trick_start = r.log_size
+        opened = self.windows.open_after(after, claimable)
+        if opened is not None:
+            events.append(opened)
+        extra = None
+        if over:
+            self.status = "finished"
+            self.finished_matches.append(self.match_number)
+            events.append(
+                {"type": "status", "status": self.status, "match_number": self.match_number}
+            )
+            assert after.winning_team is not None
+            extra = ChangeExtra(result=(after.winning_team, len(after.results)))
+        if claims_kept:
+            extra = replace(
+                extra or ChangeExtra(), claims_done=(self.match_number, self.move_count)
+            )
+        analyst = self.services.analyst
+        analysed = ended and analyst is not None and analyst.enabled
+        if analysed:  # due from the change that ends the round: a restart finds it due
+            extra = replace(
+                extra or ChangeExtra(), analysis=(self.match_number, len(after.results))
+            )
+        self.commit(
+            events,
+            new_prompts=True,
+            moves=tuple(moves),
+            first_move_index=first,
+            match_over=over,
+            table_row=over or pausing,
+            row=pausing,
+            extra=extra,
+        )
+        if analysed:
+            assert analyst is not None
+            analyst.round_ended(
+                self.code, self.match_number, len(after.results), self._storage.staged_seq
+            )
+        elif analyst is not None and analyst.enabled and not over and moves:
+            # the round goes on: its decisions so far may be analysed while it is played
+            analyst.round_progressed(
+                self.code,
+                self.match_number,
+                len(after.results) + 1,
+                self.move_count,
+                self._storage.staged_seq,
+            )
+
+    # ------------------------------------------------------------ commit and timers
+
+    def commit(
+        self,
+        events: list[dict[str, Any]],
+        *,
+        new_prompts: bool = False,
+        moves: tuple[str, ...] = (),
+        first_move_index: int = 0,
+        seats: tuple[StoredSeat, ...] = (),
+        new_match: NewMatch | None = None,
+        match_over: bool = False,
+        table_row: bool = True,
+        row: bool = False,
+        extra: ChangeExtra | None = None,
+        seat_changes: SeatChanges | None = None,
+    ) -> Update:
+        """Write, version, publish one update; then arm the timers and bots it calls for.
+
+        ``new_prompts``: the decisions offered changed (a move, a window): their versions
+        are this one and the turn timer starts again. ``row``: the table's seldom-changing
+        columns changed (:meth:`row`); ``extra``: other rare things to write."""
+        if new_prompts:
+            self.deadline = None
+        if row:
+            extra = replace(extra or ChangeExtra(), row=self.row())
+        prompts = self.views.prompts()
+        turn_seat = next(iter(prompts)) if self.windows.current is None and prompts else None
+        if turn_seat is not None and not self.paused and not self.bot_controlled(turn_seat):
+            if self.deadline is None:
+                self.deadline = self.scheduler.now() + self.options.turn_seconds
+        else:
+            self.deadline = None
+        version = self.version + 1
+        self._storage.commit(
+            Change(
+                self.code,
+                version,
+                self.status,
+                self.match_number,
+                seats,
+                new_match,
+                moves,
+                first_move_index,
+                match_over,
+                table_row,
+                extra,
+            )
+        )
+        self.version = version
+        if new_prompts:
+            self.prompt_v = dict.fromkeys(prompts, version)
+        update = Update(
+            version,
+            ms(self.scheduler.now()),
+            events,
+            self.views.state(),
+            self.views.changed(prompts),
+            seat_changes,
+        )
+        self._history.append(update)
+        self._fanout.publish(self.code, update)
+        self._arm(prompts)
+        return update
+
+    def write(self, extra: ChangeExtra) -> None:
+        """Write something nobody is shown (a handoff's secret hash): no new version, but
+        written before the ack that follows, like every change."""
+        self._storage.commit(
+            Change(self.code, self.version, self.status, self.match_number, extra=extra)
+        )
+
+    def _arm(self, prompts: dict[int, Prompt]) -> None:
+        if self.windows.current is not None:
+            self.windows.arm(self._window_due)
+        if self.deadline is not None and not self._turn_timer_armed:
+            self._turn_timer_armed = True
+            self.scheduler.call_later(self.deadline - self.scheduler.now(), self._turn_due)
+        if self.paused:
+            return  # bots wait too
+        if self.round_pause.current is not None:
+            self.round_pause.arm()
+        for seat in prompts:
+            if self.bot_controlled(seat):
+                self.bots.schedule(seat)
+
+    def _window_due(self, window: Window) -> None:
+        if self.windows.current is not window or self.paused:
+            return
+        if not self.postponed(lambda: self._window_due(window)):
+            self._close_window([])
+
+    def _turn_due(self) -> None:
+        self._turn_timer_armed = False
+        deadline = self.deadline
+        if deadline is None:
+            return  # the turn was taken, or went to a bot or a claim window
+        now = self.scheduler.now()
+        # A later turn's deadline than the one this timer was armed for (event loop timers
+        # keep milliseconds: one may fire a little early).
+        if deadline - now > TIMER_SLACK_SECONDS:
+            self._turn_timer_armed = True
+            self.scheduler.call_later(deadline - now, self._turn_due)
+            return
+        if self.postponed(self._turn_due):
+            return
+        prompts = self.views.prompts()
+        if self.windows.current is not None or not prompts:  # (a deadline is only a turn's)
+            self.deadline = None
+            return
+        state = self.seats[next(iter(prompts))]
+        state.away = True
+        self.deadline = None
+        self.commit([{"type": "seat", **state.public()}])
