@@ -20,9 +20,10 @@ from fouronefour.server.config import ServerConfig
 from fouronefour.server.errors import TableError
 from fouronefour.server.registry import TableRegistry
 from fouronefour.server.sockets.session import PROTOCOL
-from fouronefour.server.storage.sqlite_retention import DAY, Retention, ThreadedRetention, tidy
+from fouronefour.server.storage.sqlite_retention import DAY, Retention, ThreadedRetention
 from fouronefour.server.tables.fanout import InProcessFanout
 from fouronefour.server.tables.table import Table, TableOptions
+from fouronefour.server.tidying import tidy
 
 from .conftest import Client, Harness, ThreadServer
 

@@ -48,7 +48,7 @@ from .sockets.connection import Connection, connection_id, refuse
 from .sockets.outbox import Outbox, Sender
 from .sockets.session import PROTOCOL, Session
 from .storage import Storage, StorageError, StoredAnalysis, StoredTable, written_unless_failing
-from .storage.sqlite_retention import OldTables, Retention, ThreadedRetention, keep_tidy
+from .storage.sqlite_retention import OldTables, Retention, ThreadedRetention
 from .tables import invites
 from .tables.chat import CHAT_LENGTH, CHAT_LINES, CHAT_SECONDS, PHRASES, chat_event
 from .tables.fanout import Fanout
@@ -62,6 +62,7 @@ from .tables.table import (
     TURN_SECONDS_RANGE,
     Table,
 )
+from .tidying import keep_tidy
 
 if TYPE_CHECKING:
     from .cluster.broker import Broker

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from .background.analyst import Analyst
 from .background.botrunner import DEFAULT_LEVEL, BotRunner, available_bots
 from .clock import Scheduler
+from .codes import CODE_ALPHABET, CODE_LENGTH
 from .config import ServerConfig
 from .errors import ErrorCode, TableError
 from .sockets.admission import Admission
@@ -28,9 +29,6 @@ from .tables.table import Table, TableOptions
 #: Every field a create request may have.
 CREATE_KEYS = OPTION_KEYS | SETTING_KEYS | {"name", "seat"}
 
-#: Invite codes avoid look-alike characters (0/O, 1/I/L).
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
 _CODE_CHARACTERS = frozenset(CODE_ALPHABET)
 #: New codes drawn for one table when the drawn one was taken between look and write.
 CODE_ATTEMPTS = 5

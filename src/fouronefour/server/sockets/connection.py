@@ -16,7 +16,7 @@ import math
 import secrets
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import orjson
 from fastapi import WebSocket
@@ -28,8 +28,22 @@ from ..ratelimit import TokenBucket
 from .outbox import Outbox
 from .session import CLIENT_TYPES, PROTOCOL, error_message
 
-if TYPE_CHECKING:
-    from ..cluster.shared import Place
+
+class Place(Protocol):
+    """A connection's place among its address's spectators in a cluster (the cluster's shared
+    limits hand them out): taken at a spectator's hello, given back when it ends."""
+
+    held: bool
+    #: The address it is counted under.
+    key: str
+
+    @property
+    def limit(self) -> int: ...
+
+    async def take(self) -> bool: ...
+
+    def give_back(self) -> None: ...
+
 
 __all__ = ["PROTOCOL", "Connection", "Handler", "connection_id", "refuse"]
 

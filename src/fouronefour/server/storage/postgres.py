@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 import asyncpg
 import orjson
 
+from ..codes import CODE_ALPHABET, CODE_LENGTH
 from ..outage import Outage
 from .interface import DurableWaiters, WrittenLater
 from .reads import CHAT_COLUMNS, RECENT_CHAT, TABLE_COLUMNS, TABLE_READS, chat_line, stored_table
@@ -132,8 +133,6 @@ def lock_key(code: str) -> int:
     """The second key of table ``code``'s advisory lock: an invite code read as a number in
     base 31 (six of its letters are below 2**31, so no two codes share a lock); any other
     code, a negative number from its checksum."""
-    from ..registry import CODE_ALPHABET, CODE_LENGTH
-
     if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code):
         key = 0
         for c in code:
@@ -146,8 +145,6 @@ def lock_key(code: str) -> int:
 def _orphans_query() -> str:
     """The tables being played whose owner lock nobody holds; ``invite`` false for a code
     that is no invite code, whose lock (:func:`lock_key`) the caller looks up itself."""
-    from ..registry import CODE_ALPHABET, CODE_LENGTH
-
     base = len(CODE_ALPHABET)
     key = " + ".join(  # lock_key in SQL
         f"(strpos('{CODE_ALPHABET}', substr(t.code, {i + 1}, 1)) - 1)::bigint"
