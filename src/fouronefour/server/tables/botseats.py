@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ..errors import TableError
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .core import TableCore as Table
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from ..storage.reads import RECENT_CHAT
 from .model import Ack, ms, unshown
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .core import TableCore as Table
 
 #: Quick phrases and emotes: keys the clients translate (docs/protocol.md, /api/config).
 PHRASES = (

@@ -13,7 +13,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from .table import Update
+    from .model import Update
 
 
 class Subscriber(Protocol):

@@ -19,7 +19,7 @@ from .model import Ack, check_name, hash_token, ms
 from .seating import check_seat, refuse_removed
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .core import TableCore as Table
 
 #: How long a handoff secret may be claimed.
 HANDOFF_SECONDS = 600.0

@@ -10,7 +10,7 @@ from .model import Ack
 from .settings import SETTING_KEYS
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .core import TableCore as Table
 
 
 class HostTools:
@@ -30,7 +30,7 @@ class HostTools:
             raise TableError(ErrorCode.BAD_OPTION, f"no setting {sorted(unknown)[0]!r}")
         if not given:
             raise TableError(ErrorCode.BAD_MESSAGE, f"name a setting: {', '.join(SETTING_KEYS)}")
-        table.settings = table.settings.changed(given)
+        table.change_settings(table.settings.changed(given))
         table.commit([{"type": "settings", "settings": table.settings.to_dict()}], row=True)
         return Ack(table.version)
 
@@ -43,10 +43,9 @@ class HostTools:
             raise TableError(ErrorCode.WRONG_STATUS, "only a match being played can be paused")
         if table.paused:
             raise TableError(ErrorCode.WRONG_STATUS, "the table is paused already")
-        table.paused = True
+        table.set_paused(True)
         table.windows.hold()
         table.round_pause.hold()
-        table.deadline = None
         table.commit([{"type": "paused", "paused": True}], row=True)
         return Ack(table.version)
 
@@ -57,7 +56,7 @@ class HostTools:
         table.check_host(actor)
         if not table.paused:
             raise TableError(ErrorCode.WRONG_STATUS, "the table is not paused")
-        table.paused = False
+        table.set_paused(False)
         table.windows.release()
         table.round_pause.release()
         table.commit([{"type": "paused", "paused": False}], row=True)

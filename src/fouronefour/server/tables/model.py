@@ -11,9 +11,10 @@ from typing import Any, Literal
 
 import orjson
 
-from ...engine import Rules
+from ...engine import Round, Rules
 from ...engine.rules import MIN_PLAYERS, RULE_FIELDS
 from ..background.botrunner import available_bots
+from ..clock import TimerHandle
 from ..config import HOOK_SECONDS_RANGE as HOOK_SECONDS_RANGE
 from ..config import TURN_SECONDS_RANGE as TURN_SECONDS_RANGE
 from ..errors import ErrorCode, TableError
@@ -222,6 +223,51 @@ class SeatState:
     def stored(self) -> StoredSeat:
         return StoredSeat(self.seat, self.name, self.kind, self.token_hash)
 
+    # A seat's fields change only here: the table and its helpers say what happened.
+
+    def seat_player(self, name: str | None, kind: str, token_hash: str | None) -> None:
+        """A new occupant (a player with their token's hash, a bot, or nobody): the old
+        one's connections no longer count."""
+        self.name, self.kind, self.token_hash = name, kind, token_hash
+
+    def seat_bot(self) -> None:
+        self.seat_player(f"Bot {self.seat + 1}", "bot", None)
+
+    def empty(self) -> None:
+        self.seat_player(None, "empty", None)
+        self.connections, self.away = 0, False
+
+    def hand_to(self, name: str, token_hash: str) -> None:
+        """A handoff: a new player (no connection yet) keeps the seat's cards and turn."""
+        self.seat_player(name, "human", token_hash)
+        self.connections = 0
+
+    def connect(self) -> bool:
+        """A connection arrived; True if that changes what others see (online, or back)."""
+        self.connections += 1
+        changed = self.connections == 1 or self.away
+        self.away = False
+        return changed
+
+    def disconnect(self) -> bool:
+        """A connection left; True if the seat is now offline."""
+        self.connections = max(0, self.connections - 1)
+        return self.connections == 0
+
+    def set_away(self, away: bool) -> None:
+        self.away = away
+
+    def swap_with(self, other: SeatState) -> None:
+        """Swap everything about two seats' occupants (not the seat numbers)."""
+        self.name, other.name = other.name, self.name
+        self.kind, other.kind = other.kind, self.kind
+        self.token_hash, other.token_hash = other.token_hash, self.token_hash
+        self.connections, other.connections = other.connections, self.connections
+        self.away, other.away = other.away, self.away
+        for state in (self, other):
+            if state.kind == "bot":
+                state.name = f"Bot {state.seat + 1}"
+
 
 @dataclass(frozen=True, slots=True)
 class SeatChanges:
@@ -398,3 +444,40 @@ class Ack:
 
 def ms(seconds: float) -> int:
     return int(seconds * 1000)
+
+
+#: A seat's pending decision: (decision, legal moves).
+Prompt = tuple[str, list[str]]
+
+
+@dataclass(slots=True)
+class RoundEnd:
+    """A round that ended and the pause after it."""
+
+    round_number: int
+    #: The round as it ended (its last position; the engine's match is in the next round).
+    ended: Round
+    result: dict[str, Any]
+    last_trick: list[dict[str, Any]]
+    #: Who pays whom at the next round's start (the cards come with its ``round_start``).
+    tributes: list[dict[str, int]]
+    #: When the next round starts at the latest; None while the table is paused.
+    until: float | None
+    #: Seats whose players said ready (bots and away seats count as ready without it).
+    ready: set[int] = field(default_factory=set)
+    handle: TimerHandle | None = None
+
+    def public(self, counted_ready: list[int]) -> dict[str, Any]:
+        r = self.ended
+        hands: list[str | None] = [
+            r.hand(seat) if sum(r.hand_counts(seat)) else None for seat in range(r.rules.players)
+        ]
+        return {
+            "round_number": self.round_number,
+            "until": None if self.until is None else ms(self.until),
+            "ready": counted_ready,
+            "result": self.result,
+            "last_trick": self.last_trick,
+            "hands": hands,
+            "tributes": self.tributes,
+        }

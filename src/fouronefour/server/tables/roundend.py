@@ -12,53 +12,19 @@ offered a decision and no timer runs until the pause ends, then the next round's
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...engine import Match, Round, Rules
-from ..clock import TimerHandle
 from ..errors import ErrorCode, TableError
 from .events import round_start_event
-from .model import Ack, ms
+from .model import Ack, RoundEnd
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .core import TableCore as Table
 
 #: The events of a trick, as the engine logs them.
 _TRICK_EVENTS = frozenset({"play", "pass", "hook", "unhook"})
-
-
-@dataclass(slots=True)
-class RoundEnd:
-    """A round that ended and the pause after it."""
-
-    round_number: int
-    #: The round as it ended (its last position; the engine's match is in the next round).
-    ended: Round
-    result: dict[str, Any]
-    last_trick: list[dict[str, Any]]
-    #: Who pays whom at the next round's start (the cards come with its ``round_start``).
-    tributes: list[dict[str, int]]
-    #: When the next round starts at the latest; None while the table is paused.
-    until: float | None
-    #: Seats whose players said ready (bots and away seats count as ready without it).
-    ready: set[int] = field(default_factory=set)
-    handle: TimerHandle | None = None
-
-    def public(self, counted_ready: list[int]) -> dict[str, Any]:
-        r = self.ended
-        hands: list[str | None] = [
-            r.hand(seat) if sum(r.hand_counts(seat)) else None for seat in range(r.rules.players)
-        ]
-        return {
-            "round_number": self.round_number,
-            "until": None if self.until is None else ms(self.until),
-            "ready": counted_ready,
-            "result": self.result,
-            "last_trick": self.last_trick,
-            "hands": hands,
-            "tributes": self.tributes,
-        }
 
 
 def ended_round(before: Round, moves: Iterable[str]) -> Round:
@@ -191,6 +157,11 @@ class RoundPause:
         else:
             table.commit(events)
         return Ack(table.version)
+
+    def unready(self, seat: int) -> None:
+        """``seat`` has a new player, who has not read the results yet."""
+        if self.current is not None:
+            self.current.ready.discard(seat)
 
     def hold(self) -> None:
         """The host paused the table: the pause's timer stops."""

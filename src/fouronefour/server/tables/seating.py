@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, TableError
 from ..storage import ChangeExtra
-from .model import Ack, SeatChanges, SeatState, check_name, hash_token
+from .model import Ack, SeatChanges, check_name, hash_token
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .core import TableCore as Table
 
 
 def check_seat(seat: object, players: int, field: str = "seat") -> int:
@@ -61,7 +61,7 @@ class Seating:
         if state.kind == "human":
             raise TableError(ErrorCode.SEAT_TAKEN, f"seat {state.seat} is taken by {state.name}")
         token = secrets.token_urlsafe(24)
-        state.name, state.kind, state.token_hash = clean, "human", hash_token(token)
+        state.seat_player(clean, "human", hash_token(token))
         table.commit([{"type": "seat", **state.public()}], seats=(state.stored(),))
         return token
 
@@ -74,7 +74,7 @@ class Seating:
         changed = []
         for state in table.seats:
             if state.kind == "empty":
-                state.name, state.kind = f"Bot {state.seat + 1}", "bot"
+                state.seat_bot()
                 changed.append(state)
         if changed:
             table.commit(
@@ -87,17 +87,14 @@ class Seating:
         """A player's connection arrived (a reconnect also ends being away)."""
         table = self._table
         state = table.seats[seat]
-        state.connections += 1
-        if state.connections == 1 or state.away:
-            state.away = False
-            if not table.storage_failed:  # presence is not worth refusing a connection for
-                table.commit([{"type": "seat", **state.public()}])
+        # (presence is not worth refusing a connection for)
+        if state.connect() and not table.storage_failed:
+            table.commit([{"type": "seat", **state.public()}])
 
     def disconnect(self, seat: int) -> None:
         table = self._table
         state = table.seats[seat]
-        state.connections = max(0, state.connections - 1)
-        if state.connections == 0 and not table.storage_failed:
+        if state.disconnect() and not table.storage_failed:
             table.commit([{"type": "seat", **state.public()}])
 
     def back(self, seat: int) -> Ack:
@@ -106,7 +103,7 @@ class Seating:
         state = table.seats[seat]
         if not state.away:
             raise TableError(ErrorCode.NOT_AWAY, "the seat is not away")
-        state.away = False
+        state.set_away(False)
         table.commit([{"type": "seat", **state.public()}])
         return Ack(table.version)
 
@@ -122,9 +119,8 @@ class Seating:
         if state.seat == table.host_seat or state.kind == "empty":
             raise TableError(ErrorCode.BAD_SEAT, f"seat {state.seat} is the host's or empty")
         if state.token_hash is not None:  # (a player: known by the token they had)
-            table.removed.add(state.token_hash)
-        state.name, state.kind, state.token_hash = None, "empty", None
-        state.connections, state.away = 0, False
+            table.remove_player(state.token_hash)
+        state.empty()
         table.chat.forget_seat(state.seat)
         table.commit(
             [{"type": "seat", **state.public()}],
@@ -149,9 +145,9 @@ class Seating:
             raise TableError(ErrorCode.BAD_SEAT, "move a player to another seat")
         if a.kind == b.kind == "empty":
             raise TableError(ErrorCode.BAD_SEAT, f"seats {a.seat} and {b.seat} are both empty")
-        _swap(a, b)
+        a.swap_with(b)
         if table.host_seat in (a.seat, b.seat):
-            table.host_seat = b.seat if table.host_seat == a.seat else a.seat
+            table.move_host(b.seat if table.host_seat == a.seat else a.seat)
         table.chat.forget_seat(a.seat)
         table.chat.forget_seat(b.seat)
         table.views.resend(a.seat, b.seat)
@@ -175,15 +171,12 @@ class Seating:
         table = self._table
         state = table.seats[seat]
         if let_back is not None:
-            table.removed.discard(let_back)
+            table.let_back(let_back)
         token = secrets.token_urlsafe(24)
-        state.name, state.kind, state.token_hash = name, "human", hash_token(token)
-        state.connections = 0
+        state.hand_to(name, hash_token(token))
         table.chat.forget_seat(seat)
         table.forget_seat(seat)
-        pause = table.round_pause.current
-        if pause is not None:
-            pause.ready.discard(seat)  # the newcomer has not read the results yet
+        table.round_pause.unready(seat)  # the newcomer has not read the results yet
         table.commit(
             [{"type": "seat", **state.public()}],
             seats=(state.stored(),),
@@ -192,15 +185,3 @@ class Seating:
             seat_changes=SeatChanges(revoked={seat: ErrorCode.BAD_TOKEN}),
         )
         return token
-
-
-def _swap(a: SeatState, b: SeatState) -> None:
-    """Swap everything about two seats' occupants (not the seat numbers)."""
-    a.name, b.name = b.name, a.name
-    a.kind, b.kind = b.kind, a.kind
-    a.token_hash, b.token_hash = b.token_hash, a.token_hash
-    a.connections, b.connections = b.connections, a.connections
-    a.away, b.away = b.away, a.away
-    for state in (a, b):
-        if state.kind == "bot":
-            state.name = f"Bot {state.seat + 1}"

@@ -42,6 +42,7 @@ from .model import (
     NAME_LENGTH,
     TURN_SECONDS_RANGE,
     Ack,
+    Prompt,
     SeatChanges,
     SeatState,
     Status,
@@ -56,7 +57,7 @@ from .roundend import RoundPause, replay
 from .seating import Seating, check_seat
 from .services import TableServices
 from .settings import TableSettings
-from .views import Prompt, SeatViews
+from .views import SeatViews
 from .windows import Claimable, ClaimWindows, Window
 
 #: Updates kept per table for reconnecting clients; older ``since`` values get a snapshot.
@@ -172,7 +173,7 @@ class Table:
         table = cls(code, options, seat_number, services, settings or TableSettings())
         token = secrets.token_urlsafe(24)
         seat = table.seats[seat_number]
-        seat.name, seat.kind, seat.token_hash = name, "human", hash_token(token)
+        seat.seat_player(name, "human", hash_token(token))
         table.version = 1
         return table, token
 
@@ -197,7 +198,7 @@ class Table:
         table = cls(stored.code, options, stored.host_seat, services, settings)
         for record in stored.seats:
             seat = table.seats[record.seat]
-            seat.name, seat.kind, seat.token_hash = record.name, record.kind, record.token_hash
+            seat.seat_player(record.name, record.kind, record.token_hash)
         table.status = stored.status  # type: ignore[assignment]  # written by this class
         table.version = stored.version
         table.match_number = stored.match_number
@@ -234,8 +235,7 @@ class Table:
         if window is not None:  # the answers it had (acknowledged and written) still count
             for claim in self._claims:
                 if (claim.match_number, claim.idx) == (self.match_number, self.move_count):
-                    window.answers[claim.seat] = claim.answer
-                    window.kept = True
+                    self.windows.restore_answer(claim.seat, claim.answer)
         self._claims = []
         prompts = self.views.prompts()
         self.prompt_v = dict.fromkeys(prompts, self.version)
@@ -332,6 +332,28 @@ class Table:
             0 if pause is None else pause.round_number,
         )
 
+    # ------------------------------------------------------------ what helpers change
+
+    def change_settings(self, settings: TableSettings) -> None:
+        self.settings = settings
+
+    def set_paused(self, paused: bool) -> None:
+        """Pause (the turn's clock stops: it starts again in full) or go on."""
+        self.paused = paused
+        if paused:
+            self.deadline = None
+
+    def move_host(self, seat: int) -> None:
+        self.host_seat = seat
+
+    def remove_player(self, token_hash: str) -> None:
+        """The host removed the player of ``token_hash``: not seated here again unless the
+        host hands them a seat (:meth:`let_back`)."""
+        self.removed.add(token_hash)
+
+    def let_back(self, token_hash: str) -> None:
+        self.removed.discard(token_hash)
+
     # ------------------------------------------------------------ checks
 
     def retire(self) -> None:
@@ -412,7 +434,7 @@ class Table:
         self.paused = False
         self.status = "playing"
         for state in self.seats:
-            state.away = False
+            state.set_away(False)
         events = [
             {"type": "status", "status": self.status, "match_number": self.match_number},
             {
@@ -478,7 +500,7 @@ class Table:
             chosen = self._canonical(move, legal)
             closes = self.windows.answer(seat, chosen)
             if not by_bot and self.seats[seat].away:
-                self.seats[seat].away = False
+                self.seats[seat].set_away(False)
                 events.append({"type": "seat", **self.seats[seat].public()})
             if closes:
                 self._close_window(events)
@@ -487,7 +509,7 @@ class Table:
             # so that a restart (or another process taking the table over) keeps it.
             extra = None
             if not by_bot:
-                window.kept = True
+                self.windows.keep()
                 claim = StoredClaim(self.match_number, self.move_count, seat, chosen)
                 extra = ChangeExtra(claims=(claim,))
             if events:
@@ -503,7 +525,7 @@ class Table:
             raise TableError(ErrorCode.ILLEGAL_MOVE, str(error)) from None
         chosen = move if move in legal else canonical(move)
         if not by_bot and self.seats[seat].away:
-            self.seats[seat].away = False
+            self.seats[seat].set_away(False)
             events.append({"type": "seat", **self.seats[seat].public()})
         events.append(move_event(before.round, decision, seat, chosen))
         ended = round_ended(before, after)
@@ -716,6 +738,6 @@ class Table:
             self.deadline = None
             return
         state = self.seats[next(iter(prompts))]
-        state.away = True
+        state.set_away(True)
         self.deadline = None
         self.commit([{"type": "seat", **state.public()}])

@@ -11,14 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from ...engine import Round
 from ..errors import ErrorCode, TableError
-from .model import ms
+from .model import Prompt, ms
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .core import TableCore as Table
     from .windows import Window
 
-#: A seat's pending decision: (decision, legal moves).
-Prompt = tuple[str, list[str]]
 #: A seat's private part as compared between versions: (hand, decision, legal moves,
 #: prompt version, deadline in ms, away).
 Private = tuple[Any, ...]

@@ -133,6 +133,17 @@ class ClaimWindows:
         if seat in self.closed_offers:
             raise TableError(ErrorCode.NOT_YOUR_TURN, "the claim window has closed")
 
+    def restore_answer(self, seat: int, answer: str) -> None:
+        """An answer given to the current window before a restart (acknowledged, written)."""
+        assert self.current is not None
+        self.current.answers[seat] = answer
+        self.keep()
+
+    def keep(self) -> None:
+        """The current window's answers are being written (they go when it closes)."""
+        assert self.current is not None
+        self.current.kept = True
+
     def answer(self, seat: int, chosen: str) -> bool:
         """Record ``seat``'s answer; True if the window may close now (fast mode, decided)."""
         window = self.current

@@ -1,0 +1,185 @@
+"""What a table's helpers may read of their table and ask of it.
+
+The :class:`~.table.Table` is the authority; seating, chat, handoffs, the host's tools, the
+end-of-round pause, bot seats and the views each serve it and hold it as a
+:class:`TableCore`: its state to read, its checks, and the one way to change it (a
+:meth:`~TableCore.commit`, written before it is sent). A helper changes no field of another
+module: the table's own fields change through the table's methods, a seat's through
+:class:`~.model.SeatState`'s. So the helpers depend on this module and not on the table,
+and the table on them: one direction.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ...engine import Match
+from ..clock import Scheduler
+from ..storage import ChangeExtra, NewMatch, StoredHandoff, StoredSeat
+from .model import Ack, Prompt, RoundEnd, SeatChanges, SeatState, Status, TableOptions, Update
+from .services import TableServices
+from .settings import TableSettings
+from .windows import ClaimWindows
+
+
+class ChatSeats(Protocol):
+    """The table's chat as the others see it."""
+
+    recent: deque[dict[str, Any]]
+
+    def forget_seat(self, seat: int) -> None: ...
+
+
+class HandoffVoid(Protocol):
+    def void(self, *seats: int) -> tuple[StoredHandoff, ...]: ...
+
+
+class SeatHandover(Protocol):
+    def hand_over(self, seat: int, name: str, let_back: str | None = None) -> str: ...
+
+
+class PauseControl(Protocol):
+    """The end-of-round pause as the others see it."""
+
+    current: RoundEnd | None
+
+    def public(self) -> dict[str, Any] | None: ...
+
+    def hold(self) -> None: ...
+
+    def release(self) -> None: ...
+
+    def unready(self, seat: int) -> None: ...
+
+
+class Offers(Protocol):
+    """The pending decisions, as the views work them out."""
+
+    def prompts(self) -> dict[int, Prompt]: ...
+
+    def pending_decision(self, seat: int) -> tuple[dict[str, Any], list[str]]: ...
+
+    def resend(self, *seats: int) -> None: ...
+
+
+class TableCore(Protocol):
+    """One table as its helpers hold it: read-only (mypy refuses a helper's assignment to a
+    field of its table), changed through its methods."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def options(self) -> TableOptions: ...
+
+    @property
+    def settings(self) -> TableSettings: ...
+
+    @property
+    def host_seat(self) -> int: ...
+
+    @property
+    def seats(self) -> list[SeatState]: ...
+
+    @property
+    def status(self) -> Status: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def match_number(self) -> int: ...
+
+    @property
+    def match(self) -> Match | None: ...
+
+    @property
+    def seed(self) -> int | None: ...
+
+    @property
+    def move_count(self) -> int: ...
+
+    @property
+    def paused(self) -> bool: ...
+
+    @property
+    def deadline(self) -> float | None: ...
+
+    @property
+    def prompt_v(self) -> dict[int, int]: ...
+
+    @property
+    def services(self) -> TableServices: ...
+
+    @property
+    def scheduler(self) -> Scheduler: ...
+
+    @property
+    def windows(self) -> ClaimWindows: ...
+
+    @property
+    def chat(self) -> ChatSeats: ...
+
+    @property
+    def handoffs(self) -> HandoffVoid: ...
+
+    @property
+    def seating(self) -> SeatHandover: ...
+
+    @property
+    def round_pause(self) -> PauseControl: ...
+
+    @property
+    def views(self) -> Offers: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def storage_failed(self) -> bool: ...
+
+    def summary(self) -> dict[str, Any]: ...
+
+    def bot_controlled(self, seat: int) -> bool: ...
+
+    def was_removed(self, token: object) -> bool: ...
+
+    def check_writable(self) -> None: ...
+
+    def check_host(self, seat: int | None) -> None: ...
+
+    def postponed(self, retry: Callable[[], None]) -> bool: ...
+
+    def commit(
+        self,
+        events: list[dict[str, Any]],
+        *,
+        new_prompts: bool = False,
+        moves: tuple[str, ...] = (),
+        first_move_index: int = 0,
+        seats: tuple[StoredSeat, ...] = (),
+        new_match: NewMatch | None = None,
+        match_over: bool = False,
+        table_row: bool = True,
+        row: bool = False,
+        extra: ChangeExtra | None = None,
+        seat_changes: SeatChanges | None = None,
+    ) -> Update: ...
+
+    def write(self, extra: ChangeExtra) -> None: ...
+
+    def decide(self, seat: int, move: str, prompt: Prompt, by_bot: bool) -> Ack: ...
+
+    def forget_seat(self, seat: int) -> None: ...
+
+    def change_settings(self, settings: TableSettings) -> None: ...
+
+    def set_paused(self, paused: bool) -> None: ...
+
+    def move_host(self, seat: int) -> None: ...
+
+    def remove_player(self, token_hash: str) -> None: ...
+
+    def let_back(self, token_hash: str) -> None: ...
