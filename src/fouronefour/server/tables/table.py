@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ...engine import IllegalMove, Match, canonical
+from ...engine import Match
 from ..errors import ErrorCode, TableError
 from ..storage import (
     Change,
@@ -34,7 +34,7 @@ from ..storage import (
 )
 from .botseats import BotSeats
 from .chat import TableChat
-from .events import move_event, progress_events, round_ended, round_start_event
+from .events import round_ended, round_start_event
 from .handoff import Handoffs
 from .hosttools import HostTools
 from .model import (
@@ -52,6 +52,7 @@ from .model import (
     hash_token,
     ms,
 )
+from .play import check_decision, chosen_answer, play, written_with
 from .presence import Presence
 from .roundend import RoundPause, replay
 from .seating import Seating, check_seat
@@ -68,8 +69,6 @@ REMOVED_KEY = "removed"
 STORAGE_RETRY_SECONDS = 0.5
 #: Client ids of accepted moves remembered per seat, to answer a resent move with its ack.
 REMEMBERED_IDS = 64
-#: The longest move text (the longest legal move is far shorter).
-MOVE_CHARS = 200
 #: How early a timer may fire (the event loop keeps milliseconds) and still count as due.
 TIMER_SLACK_SECONDS = 0.001
 __all__ = [
@@ -462,27 +461,14 @@ class Table:
             if earlier is not None:
                 return earlier
         self.check_writable()
-        if self.status != "playing":
-            raise TableError(ErrorCode.WRONG_STATUS, f"no match is being played ({self.status})")
-        if self.paused:
-            raise TableError(ErrorCode.PAUSED, "the host has paused the table")
-        if not isinstance(move, str) or not move:
-            raise TableError(ErrorCode.BAD_MESSAGE, "move must be non-empty text")
-        if len(move) > MOVE_CHARS:
-            too_long = f"a move has at most {MOVE_CHARS} characters, not {len(move)}"
-            raise TableError(ErrorCode.BAD_MESSAGE, too_long)
         prompts = self.views.prompts()
+        offered_at = self.prompt_v.get(seat, 0)
+        move = check_decision(
+            self.status, self.paused, move, v, self.version, offered_at, seat in prompts
+        )
         if seat not in prompts:
             self.windows.refuse_unoffered(seat)
             raise TableError(ErrorCode.NOT_YOUR_TURN, f"seat {seat} has no decision to take")
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise TableError(ErrorCode.BAD_MESSAGE, "v must be an integer version")
-        if v > self.version or v < self.prompt_v.get(seat, 0):
-            raise TableError(
-                ErrorCode.STALE_VERSION,
-                f"v {v} does not match the decision offered at v {self.prompt_v.get(seat, 0)} "
-                f"(table at v {self.version})",
-            )
         ack = self.decide(seat, move, prompts[seat], by_bot=False)
         if resend_key is not None:
             remembered = self._accepted.setdefault(seat, OrderedDict())
@@ -493,11 +479,11 @@ class Table:
 
     def decide(self, seat: int, move: str, prompt: Prompt, by_bot: bool) -> Ack:
         """Take ``seat``'s ``move`` for its pending decision ``prompt`` (checked here)."""
-        decision, legal = prompt
+        _, legal = prompt
         events: list[dict[str, Any]] = []
         window = self.windows.current
         if window is not None:
-            chosen = self._canonical(move, legal)
+            chosen = chosen_answer(move, legal)
             closes = self.windows.answer(seat, chosen)
             if not by_bot and self.seats[seat].away:
                 self.seats[seat].set_away(False)
@@ -519,36 +505,13 @@ class Table:
             return Ack(self.version, chosen, claim=True)
         before = self.match
         assert before is not None
-        try:
-            after = before.apply(move)
-        except IllegalMove as error:
-            raise TableError(ErrorCode.ILLEGAL_MOVE, str(error)) from None
-        chosen = move if move in legal else canonical(move)
+        played = play(before, seat, prompt, move, self.match_number)
         if not by_bot and self.seats[seat].away:
             self.seats[seat].set_away(False)
             events.append({"type": "seat", **self.seats[seat].public()})
-        events.append(move_event(before.round, decision, seat, chosen))
-        ended = round_ended(before, after)
-        events.extend(progress_events(before, after, self.match_number, ended))
-        claimable: Claimable | None = None
-        if decision == "play" and len(chosen) == 1 and chosen not in "BR" and not ended:
-            claimable = ("hook", chosen, seat, False)
-        self._advance(before, after, [chosen], events, claimable, ended)
-        return Ack(self.version, chosen)
-
-    @staticmethod
-    def _canonical(move: str, legal: list[str]) -> str:
-        if move in legal:
-            return move
-        try:
-            chosen = canonical(move)
-        except IllegalMove as error:
-            raise TableError(ErrorCode.ILLEGAL_MOVE, str(error)) from None
-        if chosen not in legal:
-            raise TableError(
-                ErrorCode.ILLEGAL_MOVE, f"{move!r}: the choice is {' or '.join(legal)}"
-            )
-        return chosen
+        events.extend(played.events)
+        self._advance(before, played.after, [played.chosen], events, played.claimable, played.ended)
+        return Ack(self.version, played.chosen)
 
     def _close_window(self, events: list[dict[str, Any]]) -> None:
         before = self.match
@@ -583,25 +546,16 @@ class Table:
         opened = self.windows.open_after(after, claimable)
         if opened is not None:
             events.append(opened)
-        extra = None
         if over:
             self.status = "finished"
             self.finished_matches.append(self.match_number)
             events.append(
                 {"type": "status", "status": self.status, "match_number": self.match_number}
             )
-            assert after.winning_team is not None
-            extra = ChangeExtra(result=(after.winning_team, len(after.results)))
-        if claims_kept:
-            extra = replace(
-                extra or ChangeExtra(), claims_done=(self.match_number, self.move_count)
-            )
         analyst = self.services.analyst
         analysed = ended and analyst is not None and analyst.enabled
-        if analysed:  # due from the change that ends the round: a restart finds it due
-            extra = replace(
-                extra or ChangeExtra(), analysis=(self.match_number, len(after.results))
-            )
+        # (an analysis is due from the change that ends the round: a restart finds it due)
+        extra = written_with(after, self.match_number, self.move_count, claims_kept, analysed)
         self.commit(
             events,
             new_prompts=True,
