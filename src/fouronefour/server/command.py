@@ -6,6 +6,8 @@ import argparse
 import asyncio
 import contextlib
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .backends import check, check_settings, redacted, usable
@@ -21,203 +23,214 @@ def _range(bounds: tuple[float, float]) -> str:
 ANALYSIS_PROCESSES = 1
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    defaults = ServerConfig()
-    parser.add_argument(
+@dataclass(frozen=True)
+class Flag:
+    """One ``serve`` flag: most set the :class:`ServerConfig` field named ``field``, with its
+    default from there, so a flag is added in one place."""
+
+    name: str
+    help: str
+    type: Callable[[str], Any] | None = None  # None: a switch, off unless given
+    field: str | None = None  # None: read by run() itself, not a setting
+    default: Any = None  # None: the ServerConfig field's (None too for seed and broker)
+    metavar: str | None = None
+    choices: tuple[str, ...] | None = None
+
+    @property
+    def dest(self) -> str:
+        return self.name.removeprefix("--").replace("-", "_")
+
+
+#: ``serve``'s flags, in the order its help lists them.
+FLAGS: tuple[Flag, ...] = (
+    Flag(
         "--host",
-        default=defaults.host,
-        help="address to listen on (0.0.0.0: every interface; default %(default)s)",
-    )
-    parser.add_argument(
-        "--port", type=int, default=defaults.port, help="port, 1 to 65535 (default %(default)s)"
-    )
-    parser.add_argument(
+        "address to listen on (0.0.0.0: every interface; default %(default)s)",
+        str,
+        "host",
+    ),
+    Flag("--port", "port, 1 to 65535 (default %(default)s)", int, "port"),
+    Flag(
         "--db",
-        default=defaults.db,
-        help="SQLite file holding every table (default ./%(default)s), or a PostgreSQL URL "
+        "SQLite file holding every table (default ./%(default)s), or a PostgreSQL URL "
         "(postgresql://user:password@host/database; the schema is made by the server)",
-    )
-    parser.add_argument(
+        str,
+        "db",
+    ),
+    Flag(
         "--broker",
-        default=None,
-        metavar="URL",
-        help="Redis URL (redis://host:6379/0) for the fan-out between the processes of a "
+        "Redis URL (redis://host:6379/0) for the fan-out between the processes of a "
         "cluster; needs --db postgresql://... (docs/hosting.md)",
-    )
-    parser.add_argument(
-        "--check",
-        action="store_true",
-        help="say whether the database and the broker answer, and exit (1 if one does not)",
-    )
-    parser.add_argument(
+        str,
+        "broker",
+        metavar="URL",
+    ),
+    Flag("--check", "say whether the database and the broker answer, and exit (1 if one does not)"),
+    Flag(
         "--turn-seconds",
-        type=float,
-        default=defaults.turn_seconds,
-        help=f"default turn timer of new tables, {_range(TURN_SECONDS_RANGE)} seconds "
+        f"default turn timer of new tables, {_range(TURN_SECONDS_RANGE)} seconds "
         "(default %(default)s)",
-    )
-    parser.add_argument(
+        float,
+        "turn_seconds",
+    ),
+    Flag(
         "--hook-seconds",
-        type=float,
-        default=defaults.hook_seconds,
-        help=f"default hook window of new tables, {_range(HOOK_SECONDS_RANGE)} seconds "
+        f"default hook window of new tables, {_range(HOOK_SECONDS_RANGE)} seconds "
         "(default %(default)s)",
-    )
-    parser.add_argument(
+        float,
+        "hook_seconds",
+    ),
+    Flag(
         "--hook-mode",
+        "default hook windows of new tables (default %(default)s)",
+        str,
+        "hook_mode",
         choices=("fast", "fair"),
-        default=defaults.hook_mode,
-        help="default hook windows of new tables (default %(default)s)",
-    )
-    parser.add_argument(
+    ),
+    Flag(
         "--round-pause-seconds",
-        type=float,
-        default=defaults.round_pause_seconds,
-        help="default longest pause between two rounds of new tables, 0 to 120; 0: none "
+        "default longest pause between two rounds of new tables, 0 to 120; 0: none "
         "(default %(default)s)",
-    )
-    parser.add_argument(
+        float,
+        "round_pause_seconds",
+    ),
+    Flag(
         "--bot-delay",
-        type=float,
-        default=defaults.bot_delay,
-        help="seconds a bot waits before acting, 0 to 60 (default %(default)s)",
-    )
-    parser.add_argument(
+        "seconds a bot waits before acting, 0 to 60 (default %(default)s)",
+        float,
+        "bot_delay",
+    ),
+    Flag(
         "--bot-processes",
-        type=int,
-        default=defaults.bot_processes,
-        help="processes for slow bots such as search, 0 to 64; 0: threads (default %(default)s)",
-    )
-    parser.add_argument(
+        "processes for slow bots such as search, 0 to 64; 0: threads (default %(default)s)",
+        int,
+        "bot_processes",
+    ),
+    Flag(
         "--analysis-processes",
-        type=int,
-        default=ANALYSIS_PROCESSES,
-        metavar="N",
-        help="worker processes (at the lowest priority) analysing each round once it ends, "
+        "worker processes (at the lowest priority) analysing each round once it ends, "
         "for the replay viewer and the players (docs/analysis.md); 0: no analysis "
         "(default %(default)s)",
-    )
-    parser.add_argument(
+        int,
+        "analysis_processes",
+        default=ANALYSIS_PROCESSES,
+        metavar="N",
+    ),
+    Flag(
         "--analysis-worlds",
-        type=int,
-        default=defaults.analysis_worlds,
+        "worlds sampled per decision analysed: more is steadier and slower (default %(default)s)",
+        int,
+        "analysis_worlds",
         metavar="N",
-        help="worlds sampled per decision analysed: more is steadier and slower "
-        "(default %(default)s)",
-    )
-    parser.add_argument(
+    ),
+    Flag(
         "--analysis-queue",
-        type=int,
-        default=defaults.analysis_queue,
-        metavar="N",
-        help="rounds waiting for analysis in memory, at most; the others wait in the "
+        "rounds waiting for analysis in memory, at most; the others wait in the "
         "database (default %(default)s)",
-    )
-    parser.add_argument(
-        "--seed", type=int, default=None, help="fixed seed for the deals (testing; default: random)"
-    )
-    parser.add_argument(
+        int,
+        "analysis_queue",
+        metavar="N",
+    ),
+    Flag("--seed", "fixed seed for the deals (testing; default: random)", int, "seed"),
+    Flag(
         "--max-tables",
-        type=int,
-        default=defaults.max_tables,
-        help="most tables this server hosts, at least 1 (default %(default)s)",
-    )
-    parser.add_argument(
+        "most tables this server hosts, at least 1 (default %(default)s)",
+        int,
+        "max_tables",
+    ),
+    Flag(
         "--rate",
-        type=float,
-        default=defaults.rate_per_second,
-        help="messages a second one connection may send, above 0 (default %(default)s)",
-    )
-    parser.add_argument(
+        "messages a second one connection may send, above 0 (default %(default)s)",
+        float,
+        "rate_per_second",
+    ),
+    Flag(
         "--rate-burst",
-        type=int,
-        default=defaults.rate_burst,
-        help="burst of messages above --rate, at least 1 (default %(default)s)",
-    )
-    parser.add_argument(
+        "burst of messages above --rate, at least 1 (default %(default)s)",
+        int,
+        "rate_burst",
+    ),
+    Flag(
         "--http-rate",
-        type=float,
-        default=defaults.http_rate_per_second,
-        help="tables created and seats taken a second per client address, loopback "
+        "tables created and seats taken a second per client address, loopback "
         "excepted (default %(default)s)",
-    )
-    parser.add_argument(
+        float,
+        "http_rate_per_second",
+    ),
+    Flag(
         "--http-burst",
-        type=int,
-        default=defaults.http_rate_burst,
-        help="burst of those above --http-rate (default %(default)s)",
-    )
-    parser.add_argument(
+        "burst of those above --http-rate (default %(default)s)",
+        int,
+        "http_rate_burst",
+    ),
+    Flag(
         "--keep-days",
-        type=float,
-        default=defaults.keep_days,
-        help="days a table not being played (lobby or finished) is kept after its last "
+        "days a table not being played (lobby or finished) is kept after its last "
         "change; its finished matches stay as replays (0: keep every table; default "
         "%(default)s)",
-    )
-    parser.add_argument(
+        float,
+        "keep_days",
+    ),
+    Flag(
         "--keep-replay-days",
-        type=float,
-        default=defaults.keep_replay_days,
-        help="days the finished matches of a deleted table stay as replays (0: for good; "
+        "days the finished matches of a deleted table stay as replays (0: for good; "
         "default %(default)s)",
-    )
-    parser.add_argument(
+        float,
+        "keep_replay_days",
+    ),
+    Flag(
         "--request-timeout",
-        type=float,
-        default=defaults.request_timeout,
-        help="seconds a client has to send a whole HTTP request, or a WebSocket its hello, "
+        "seconds a client has to send a whole HTTP request, or a WebSocket its hello, "
         "before the connection is closed (default %(default)s)",
-    )
-    parser.add_argument(
+        float,
+        "request_timeout",
+    ),
+    Flag(
         "--max-connections-per-address",
-        type=int,
-        default=defaults.max_connections_per_address,
-        help="connections (HTTP and WebSocket) one client address may hold, loopback "
+        "connections (HTTP and WebSocket) one client address may hold, loopback "
         "excepted (default %(default)s)",
-    )
-    parser.add_argument(
+        int,
+        "max_connections_per_address",
+    ),
+    Flag(
         "--limit-loopback",
-        action="store_true",
-        help="apply the per-address limits to loopback clients too (for testing them; "
+        "apply the per-address limits to loopback clients too (for testing them; "
         "behind a proxy on this machine every client is a loopback one)",
-    )
-    parser.add_argument(
+        field="limit_loopback",
+    ),
+    Flag(
         "--log-level",
+        "how much the server logs (default %(default)s)",
+        str,
         default="warning",
         choices=("critical", "error", "warning", "info", "debug"),
-        help="how much the server logs (default %(default)s)",
-    )
+    ),
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    defaults = ServerConfig()
+    for flag in FLAGS:
+        default = flag.default
+        if default is None and flag.field:
+            default = getattr(defaults, flag.field)
+        if flag.type is None:
+            parser.add_argument(flag.name, action="store_true", help=flag.help)
+        else:
+            parser.add_argument(
+                flag.name,
+                type=flag.type,
+                default=default,
+                metavar=flag.metavar,
+                choices=flag.choices,
+                help=flag.help,
+            )
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
-    return ServerConfig(
-        db=args.db,
-        broker=args.broker,
-        host=args.host,
-        port=args.port,
-        turn_seconds=args.turn_seconds,
-        hook_seconds=args.hook_seconds,
-        hook_mode=args.hook_mode,
-        round_pause_seconds=args.round_pause_seconds,
-        bot_delay=args.bot_delay,
-        bot_processes=args.bot_processes,
-        analysis_processes=args.analysis_processes,
-        analysis_worlds=args.analysis_worlds,
-        analysis_queue=args.analysis_queue,
-        seed=args.seed,
-        max_tables=args.max_tables,
-        rate_per_second=args.rate,
-        rate_burst=args.rate_burst,
-        http_rate_per_second=args.http_rate,
-        http_rate_burst=args.http_burst,
-        keep_days=args.keep_days,
-        keep_replay_days=args.keep_replay_days,
-        request_timeout=args.request_timeout,
-        hello_timeout=args.request_timeout,
-        max_connections_per_address=args.max_connections_per_address,
-        limit_loopback=args.limit_loopback,
-    )
+    settings = {flag.field: getattr(args, flag.dest) for flag in FLAGS if flag.field}
+    # One deadline for both: a WebSocket's hello is its first request.
+    return ServerConfig(**settings, hello_timeout=args.request_timeout)
 
 
 def settings_problem(config: ServerConfig) -> str | None:
