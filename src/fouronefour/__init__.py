@@ -3,35 +3,11 @@
 >>> import fouronefour as ff
 >>> ff.kind("334455")
 <Kind.DOUBLE_DRAGON: 'double_dragon'>
+
+The package's names are the engine's (:mod:`fouronefour.engine`), listed there once.
 """
 
-from .engine import (
-    PASS,
-    Decision,
-    IllegalMove,
-    Kind,
-    Match,
-    Round,
-    RoundResult,
-    Rules,
-    beats,
-    canonical,
-    deal,
-    kind,
-)
+from .engine import *  # noqa: F403 (what it brings is the engine's __all__, below)
+from .engine import __all__ as __all__
 
-__all__ = [
-    "PASS",
-    "Decision",
-    "IllegalMove",
-    "Kind",
-    "Match",
-    "Round",
-    "RoundResult",
-    "Rules",
-    "beats",
-    "canonical",
-    "deal",
-    "kind",
-]
 __version__ = "0.1.0"
