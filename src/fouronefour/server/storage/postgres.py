@@ -10,9 +10,8 @@ instead of the latency adding up. A batch is one SQL statement (data-modifying C
 arrays), so one round trip and atomic; its inserts ignore rows that exist already, which
 makes a batch safe to write again after a connection that broke before its answer arrived.
 
-The driver is asyncpg: writing a batch of eight move rows cost 46-62 µs of client CPU with
-asyncpg against 133-207 µs with psycopg 3 (its binary build, async connection, the same
-statement) on this project's 2-core machine, and the client's CPU is the server's.
+The driver is asyncpg: writing a batch costs it about a third of the client CPU psycopg 3
+spends, and the client's CPU is the server's (bench/results/server_load.md has the timings).
 """
 
 from __future__ import annotations
