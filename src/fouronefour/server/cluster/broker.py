@@ -306,9 +306,8 @@ class Broker:
                 continue
             try:
                 # A read that waits with no deadline: redis-py sets up no timeout a message
-                # then. With hiredis (the cluster extra) it took the share of a relaying
-                # process's CPU spent reading Redis from 13% to 8% (py-spy). A connection
-                # that breaks raises; shutdown cancels the task.
+                # then (hiredis, the cluster extra, parses it: bench/results/server_load.md).
+                # A connection that breaks raises; shutdown cancels the task.
                 message = await self._pubsub.get_message(timeout=None)
             except (RedisError, OSError) as error:
                 if self._closed:
