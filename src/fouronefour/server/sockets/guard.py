@@ -25,6 +25,7 @@ not limited per address: the proxy must do both (docs/hosting.md).
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -56,131 +57,172 @@ def _response(status: str, code: ErrorCode, message: str) -> bytes:
     return head.encode() + body
 
 
+class HeldConnections:
+    """Each client address's open transports, for the per-address limit. A transport that
+    became a WebSocket is no longer its protocol's to see closing: closed ones are pruned
+    when their address connects again, and every address's when the book has doubled."""
+
+    __slots__ = ("_held", "_sweep_at")
+
+    def __init__(self) -> None:
+        self._held: dict[str, set[asyncio.BaseTransport]] = {}
+        self._sweep_at = MIN_SWEEP
+
+    def take(self, key: str, transport: asyncio.BaseTransport, limit: int) -> bool:
+        """Count ``transport`` under ``key``; False (not counted) if ``key`` holds ``limit``."""
+        held = self._held
+        if key not in held and len(held) >= self._sweep_at:
+            for other in list(held):
+                self._prune(other)
+            self._sweep_at = max(MIN_SWEEP, 2 * len(held))
+        transports = held.setdefault(key, set())
+        transports.difference_update([t for t in transports if t.is_closing()])
+        if len(transports) >= limit:
+            return False
+        transports.add(transport)
+        return True
+
+    def release(self, key: str, transport: asyncio.BaseTransport) -> None:
+        transports = self._held.get(key)
+        if transports is not None:
+            transports.discard(transport)
+            if not transports:
+                del self._held[key]
+
+    def _prune(self, key: str) -> None:
+        transports = self._held[key]
+        transports.difference_update([t for t in transports if t.is_closing()])
+        if not transports:
+            del self._held[key]
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """One server's guard settings and the answers it closes a connection with."""
+
+    request_seconds: float
+    per_address: int
+    limit_loopback: bool
+    held: HeldConnections
+    refusal: bytes
+    too_large: bytes
+    unreadable: bytes
+
+
+#: uvicorn's HTTP protocol class, the base of the guarded one (given at run time).
+_UvicornProtocol: Any = asyncio.Protocol
+
+
+class _GuardedProtocol(_UvicornProtocol):  # type: ignore[misc]
+    """The additions to uvicorn's protocol; :func:`guarded_protocol` puts them before it."""
+
+    _guard: Guard
+    _deadline: asyncio.TimerHandle | None = None
+    _address: str | None = None
+    # The request being waited for has its headers in once uvicorn has made it a new
+    # cycle; until then what arrives is counted against MAX_HEAD.
+    _previous_cycle: object = None
+    _head_bytes = 0
+    _tail = b""  # the last bytes of the head so far (its end may straddle two reads)
+
+    def connection_made(self, transport: asyncio.Transport) -> None:
+        super().connection_made(transport)
+        guard = self._guard
+        key = address_key(self.client[0] if self.client else None, guard.limit_loopback)
+        if key is not None:
+            if not guard.held.take(key, transport, guard.per_address):
+                transport.write(guard.refusal)
+                transport.close()
+                return
+            self._address = key
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        if self._address is not None:
+            self._guard.held.release(self._address, self.transport)
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.cycle is self._previous_cycle:  # this request's head is still coming
+            end = (self._tail + data).find(b"\r\n\r\n")
+            head = len(data) if end < 0 else end + 4 - len(self._tail)
+            if self._head_bytes + head > MAX_HEAD:
+                if not self.transport.is_closing():
+                    self.transport.write(self._guard.too_large)
+                    self.transport.close()
+                return
+            self._head_bytes += len(data)
+            self._tail = (self._tail + data)[-3:]
+        super().data_received(data)
+
+    def send_400_response(self, msg: str) -> None:
+        """A request uvicorn's parser refused (``Content-Length: -5``): the API's error
+        body rather than uvicorn's plain text (docs/protocol.md section 2)."""
+        if not self.transport.is_closing():
+            self.transport.write(self._guard.unreadable)
+            self.transport.close()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._arm()  # the next request has as long as the first
+
+    def handle_websocket_upgrade(self, *args: Any) -> None:
+        self._disarm()  # a WebSocket now: the application's hello deadline holds it
+        super().handle_websocket_upgrade(*args)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._previous_cycle = self.cycle
+        self._head_bytes = 0
+        self._tail = b""
+        if not self.transport.is_closing():
+            self._deadline = self.loop.call_later(self._guard.request_seconds, self._expired)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _expired(self) -> None:
+        self._deadline = None
+        cycle = self.cycle
+        if (
+            cycle is not None
+            and not cycle.more_body
+            and not cycle.response_complete
+            and not self.flow.write_paused
+        ):
+            self._arm()  # the request is in and its answer being made or read: wait
+            return
+        self.transport.close()
+
+
 def guarded_protocol(
     base: type[Any], request_seconds: float, per_address: int, limit_loopback: bool = False
 ) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol class ``base`` with the deadline and the address limit."""
-    refusal = _response(
-        "429 Too Many Requests",
-        ErrorCode.TOO_MANY_CONNECTIONS,
-        f"one address may hold {per_address} connections to this server",
+    guard = Guard(
+        request_seconds,
+        per_address,
+        limit_loopback,
+        HeldConnections(),
+        refusal=_response(
+            "429 Too Many Requests",
+            ErrorCode.TOO_MANY_CONNECTIONS,
+            f"one address may hold {per_address} connections to this server",
+        ),
+        too_large=_response(
+            "431 Request Header Fields Too Large",
+            ErrorCode.TOO_LARGE,
+            f"a request's line and headers are limited to {MAX_HEAD} bytes",
+        ),
+        unreadable=_response(
+            "400 Bad Request", ErrorCode.BAD_MESSAGE, "the request could not be read as HTTP/1.1"
+        ),
     )
-    too_large = _response(
-        "431 Request Header Fields Too Large",
-        ErrorCode.TOO_LARGE,
-        f"a request's line and headers are limited to {MAX_HEAD} bytes",
+    name = f"Guarded{base.__name__}"
+    protocol: type[asyncio.Protocol] = type(
+        name, (_GuardedProtocol, base), {"_guard": guard, "__qualname__": name}
     )
-    unreadable = _response(
-        "400 Bad Request", ErrorCode.BAD_MESSAGE, "the request could not be read as HTTP/1.1"
-    )
-    # Address -> its open transports. A transport that became a WebSocket is no longer
-    # this protocol's to see closing: closed ones are pruned when their address connects
-    # again, and every address's when the table has doubled.
-    held: dict[str, set[asyncio.BaseTransport]] = {}
-    sweep_at = MIN_SWEEP
-
-    def count(key: str) -> set[asyncio.BaseTransport]:
-        nonlocal sweep_at
-        if key not in held and len(held) >= sweep_at:
-            for other in list(held):
-                _prune(held, other)
-            sweep_at = max(MIN_SWEEP, 2 * len(held))
-        transports = held.setdefault(key, set())
-        transports.difference_update([t for t in transports if t.is_closing()])
-        return transports
-
-    class GuardedProtocol(base):  # type: ignore[misc]
-        _deadline: asyncio.TimerHandle | None = None
-        _address: str | None = None
-        # The request being waited for has its headers in once uvicorn has made it a new
-        # cycle; until then what arrives is counted against MAX_HEAD.
-        _previous_cycle: object = None
-        _head_bytes = 0
-        _tail = b""  # the last bytes of the head so far (its end may straddle two reads)
-
-        def connection_made(self, transport: asyncio.Transport) -> None:
-            super().connection_made(transport)
-            key = address_key(self.client[0] if self.client else None, limit_loopback)
-            if key is not None:
-                transports = count(key)
-                if len(transports) >= per_address:
-                    transport.write(refusal)
-                    transport.close()
-                    return
-                transports.add(transport)
-                self._address = key
-            self._arm()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            if self._address is not None:
-                transports = held.get(self._address)
-                if transports is not None:
-                    transports.discard(self.transport)
-                    if not transports:
-                        del held[self._address]
-            super().connection_lost(exc)
-
-        def data_received(self, data: bytes) -> None:
-            if self.cycle is self._previous_cycle:  # this request's head is still coming
-                end = (self._tail + data).find(b"\r\n\r\n")
-                head = len(data) if end < 0 else end + 4 - len(self._tail)
-                if self._head_bytes + head > MAX_HEAD:
-                    if not self.transport.is_closing():
-                        self.transport.write(too_large)
-                        self.transport.close()
-                    return
-                self._head_bytes += len(data)
-                self._tail = (self._tail + data)[-3:]
-            super().data_received(data)
-
-        def send_400_response(self, msg: str) -> None:
-            """A request uvicorn's parser refused (``Content-Length: -5``): the API's error
-            body rather than uvicorn's plain text (docs/protocol.md section 2)."""
-            if not self.transport.is_closing():
-                self.transport.write(unreadable)
-                self.transport.close()
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            self._arm()  # the next request has as long as the first
-
-        def handle_websocket_upgrade(self, *args: Any) -> None:
-            self._disarm()  # a WebSocket now: the application's hello deadline holds it
-            super().handle_websocket_upgrade(*args)
-
-        def _arm(self) -> None:
-            self._disarm()
-            self._previous_cycle = self.cycle
-            self._head_bytes = 0
-            self._tail = b""
-            if not self.transport.is_closing():
-                self._deadline = self.loop.call_later(request_seconds, self._expired)
-
-        def _disarm(self) -> None:
-            if self._deadline is not None:
-                self._deadline.cancel()
-                self._deadline = None
-
-        def _expired(self) -> None:
-            self._deadline = None
-            cycle = self.cycle
-            if (
-                cycle is not None
-                and not cycle.more_body
-                and not cycle.response_complete
-                and not self.flow.write_paused
-            ):
-                self._arm()  # the request is in and its answer being made or read: wait
-                return
-            self.transport.close()
-
-    GuardedProtocol.__name__ = GuardedProtocol.__qualname__ = f"Guarded{base.__name__}"
-    return GuardedProtocol
-
-
-def _prune(held: dict[str, set[asyncio.BaseTransport]], key: str) -> None:
-    transports = held[key]
-    transports.difference_update([t for t in transports if t.is_closing()])
-    if not transports:
-        del held[key]
+    return protocol
