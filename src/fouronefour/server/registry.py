@@ -19,7 +19,7 @@ from .codes import CODE_ALPHABET, CODE_LENGTH
 from .config import ServerConfig
 from .errors import ErrorCode, TableError
 from .sockets.admission import Admission
-from .storage import CodeTaken, Storage, StorageError
+from .storage import CodeTaken, Ownership, Storage, StorageError, ownership_of
 from .tables.fanout import Fanout
 from .tables.model import OPTION_KEYS
 from .tables.services import TableServices
@@ -97,9 +97,12 @@ class TableRegistry:
         storage: Storage,
         fanout: Fanout,
         clock: Callable[[], float] = time.monotonic,
+        ownership: Ownership | None = None,
     ) -> None:
         self.config = config
         self.storage = storage
+        #: Which tables this process may write (by default, as ``storage`` keeps it).
+        self.ownership = ownership_of(storage) if ownership is None else ownership
         self.fanout = fanout
         #: The tables in memory, least recently used first.
         self.tables: OrderedDict[str, Table] = OrderedDict()
@@ -134,10 +137,10 @@ class TableRegistry:
             self.config.bot_delay,
             self.analyst,
         )
-        self.storage.on_lost(self.lost)
+        self.ownership.on_lost(self.lost)
         restored = []
         for stored in await self.storage.fetch_tables(status="playing"):
-            if await self.storage.own(stored.code):
+            if await self.ownership.own(stored.code):
                 table = Table.restore(stored, self._services)
                 self._keep(table)
                 restored.append(table)
@@ -149,7 +152,7 @@ class TableRegistry:
         """Take over the tables being played that no process owns (their owner is gone);
         returns how many."""
         adopted = 0
-        orphans = await self.storage.orphans()
+        orphans = await self.ownership.orphans()
         random.shuffle(orphans)  # (processes sweeping together take different ones first)
         for code in orphans:
             if code in self.tables:
@@ -234,7 +237,7 @@ class TableRegistry:
             code = ""
             try:
                 code = await self._new_code()
-                if not await self.storage.own(code):
+                if not await self.ownership.own(code):
                     continue  # another process is making a table of that code
                 table, token = Table.create(
                     code,
@@ -246,17 +249,17 @@ class TableRegistry:
                 )
                 await self.storage.insert_table(table.stored())
             except CodeTaken:
-                await self.storage.disown(code)
+                await self.ownership.disown(code)
                 continue  # taken meanwhile by another server of the cluster: draw again
             except StorageError as error:  # written at once: refuse, and keep nothing of it
                 if code:
                     with contextlib.suppress(StorageError):
-                        await self.storage.disown(code)
+                        await self.ownership.disown(code)
                 raise TableError(
                     ErrorCode.STORAGE_ERROR, f"the server cannot write its database ({error})"
                 ) from None
             except TableError:  # (a bad name or seat)
-                await self.storage.disown(code)
+                await self.ownership.disown(code)
                 raise
             self._make_room()  # (another request may have filled the room while we waited)
             self._keep(table)
@@ -305,7 +308,7 @@ class TableRegistry:
 
     async def _own_and_read(self, code: str) -> Table:
         try:
-            if not await self.storage.own(code):
+            if not await self.ownership.own(code):
                 raise Elsewhere(code)
             stored = await self.storage.fetch_table(code)
         except StorageError as error:
@@ -313,7 +316,7 @@ class TableRegistry:
                 ErrorCode.STORAGE_ERROR, f"the server cannot read its database ({error})"
             ) from None
         if stored is None:
-            await self.storage.disown(code)
+            await self.ownership.disown(code)
             raise TableError(ErrorCode.TABLE_NOT_FOUND, f"no table {code!r}")
         loaded = self.tables.get(code)
         if loaded is not None:
@@ -321,7 +324,7 @@ class TableRegistry:
         try:
             self._make_room()
         except TableError:
-            await self.storage.disown(code)
+            await self.ownership.disown(code)
             raise
         table = Table.restore(stored, self.services)
         table.resume()
@@ -363,7 +366,7 @@ class TableRegistry:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # (a test driving the registry by hand, with no loop)
             return
-        task = loop.create_task(self.storage.disown(code))
+        task = loop.create_task(self.ownership.disown(code))
         self._disowning.add(task)
         task.add_done_callback(self._disowning.discard)
 

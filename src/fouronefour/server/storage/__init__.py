@@ -4,8 +4,11 @@ their retention of old tables."""
 
 from .interface import (
     DurableWaiters,
+    OldTables,
+    Ownership,
     Storage,
     WrittenLater,
+    ownership_of,
     wait_durable,
     written_unless_failing,
 )
@@ -33,6 +36,8 @@ __all__ = [
     "DurableWaiters",
     "MatchSummary",
     "NewMatch",
+    "OldTables",
+    "Ownership",
     "Storage",
     "StorageError",
     "StoredAnalysis",
@@ -44,6 +49,7 @@ __all__ = [
     "StoredTable",
     "TableRow",
     "WrittenLater",
+    "ownership_of",
     "wait_durable",
     "written_unless_failing",
 ]

@@ -7,8 +7,9 @@ implement both; tests/server/contract holds the suite every implementation passe
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Iterable
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol, runtime_checkable
 
 from .values import (
     Change,
@@ -136,24 +137,6 @@ class Storage(Protocol):
         """Return once every change up to ``seq`` is written."""
         ...
 
-    async def own(self, code: str) -> bool:
-        """Become the one process that writes table ``code`` (its owner); False if another
-        process is. Only an owner's changes are written."""
-        ...
-
-    async def disown(self, code: str) -> None:
-        """Stop owning ``code``, once its changes are written."""
-        ...
-
-    def on_lost(self, callback: Callable[[list[str]], None]) -> None:
-        """Call ``callback`` with the tables this process owned and another took over while
-        it could not reach the database: their changes not written are dropped."""
-        ...
-
-    async def orphans(self) -> list[str]:
-        """The tables being played that no process owns."""
-        ...
-
     async def insert_table(self, table: StoredTable) -> None:
         """Write a new table at once (raises :class:`StorageError`, having written nothing,
         when it cannot, and when its code is taken)."""
@@ -204,3 +187,60 @@ class Storage(Protocol):
         """True when every change handed over is written (a table may then be unloaded and
         read back later as it is)."""
         ...
+
+
+@runtime_checkable
+class Ownership(Protocol):
+    """Which process writes which table (its owner): in a cluster one process at a time
+    (PostgreSQL's locks), in a SQLite file this process, always. Both storages implement it
+    beside :class:`Storage`; the registry takes it apart (:func:`ownership_of`)."""
+
+    async def own(self, code: str) -> bool:
+        """Become the one process that writes table ``code`` (its owner); False if another
+        process is. Only an owner's changes are written."""
+        ...
+
+    async def disown(self, code: str) -> None:
+        """Stop owning ``code``, once its changes are written."""
+        ...
+
+    def on_lost(self, callback: Callable[[list[str]], None]) -> None:
+        """Call ``callback`` with the tables this process owned and another took over while
+        it could not reach the database: their changes not written are dropped."""
+        ...
+
+    async def orphans(self) -> list[str]:
+        """The tables being played that no process owns."""
+        ...
+
+
+def ownership_of(storage: Storage) -> Ownership:
+    """The table ownership kept by ``storage`` (both storages keep it)."""
+    if not isinstance(storage, Ownership):
+        raise TypeError(f"{type(storage).__name__} keeps no table ownership")
+    return storage
+
+
+class OldTables(Protocol):
+    """Old tables' deletion and the matches it keeps (docs/hosting.md, "Old tables"), as
+    :func:`~fouronefour.server.tidying.tidy` and the replay routes use it: SQLite's
+    (:mod:`.sqlite_retention`) or PostgreSQL's (:mod:`.postgres_retention`)."""
+
+    keep_days: float
+
+    @property
+    def interval(self) -> float: ...
+
+    def turn(self) -> AbstractAsyncContextManager[bool]:
+        """Whether this process runs a pass now (in a cluster, one process at a time)."""
+        ...
+
+    async def survey(self) -> list[tuple[str, int]]: ...
+
+    async def retire(self, due: Iterable[tuple[str, int]]) -> list[str]: ...
+
+    async def expire_replays(self) -> int: ...
+
+    async def archived(self, code: str) -> tuple[dict[int, list[dict[str, Any]]], str | None]: ...
+
+    async def close(self) -> None: ...
