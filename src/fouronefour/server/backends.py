@@ -1,24 +1,30 @@
 """Which storage and fan-out a server's settings name: SQLite and in-process by default,
-PostgreSQL (``--db postgresql://...``) and Redis (``--broker redis://...``) for a cluster.
+PostgreSQL (``--db postgresql://...``) and Redis (``--broker redis://...``) for a cluster;
+:func:`backends` hands them over as one :class:`Backends`, with the ownership of tables and
+the retention of old ones that go with the storage.
 
 The drivers of the latter come with the ``cluster`` extra and are imported only when named.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sqlite3
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .config import ServerConfig
-from .storage import Storage, StorageError
-from .storage.sqlite import GroupCommitStorage
+from .storage import OldTables, Ownership, Storage, StorageError, ownership_of
+from .storage.sqlite import GroupCommitStorage, SqliteStorage
 from .tables.fanout import Fanout, FanoutError, InProcessFanout
 
 if TYPE_CHECKING:
+    from .cluster.broker import Broker
     from .cluster.redisfanout import RedisFanout
+
+log = logging.getLogger(__name__)
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -68,6 +74,80 @@ def make_fanout(config: ServerConfig, storage: Storage) -> tuple[Fanout, RedisFa
         raise FanoutError(MISSING_DRIVERS) from None
     fanout = RedisFanout(Broker(config.broker, storage))
     return fanout, fanout
+
+
+@dataclass(eq=False)
+class Backends:
+    """What a server keeps its tables in and tells their changes through: the storage,
+    its ownership of tables, the fan-out (a cluster's, through Redis: ``cluster``) and,
+    once open, the retention of old tables (None: a database in memory, or a read-only
+    file, keeps them all)."""
+
+    config: ServerConfig
+    storage: Storage
+    ownership: Ownership
+    fanout: Fanout
+    #: The fan-out again if it is a cluster's (its broker relays between the processes).
+    cluster: RedisFanout | None
+    retention: OldTables | None = None
+
+    @property
+    def broker(self) -> Broker | None:
+        return None if self.cluster is None else self.cluster.broker
+
+    async def open(self) -> None:
+        """Connect the storage (its schema made) and the fan-out."""
+        await self.storage.open()
+        await self.fanout.open()
+
+    def keep(self) -> OldTables | None:
+        """Start the retention of old tables (once the storage is open: SQLite's looks at
+        the tables its schema has); the storage's own kind."""
+        self.retention = old_tables(self.storage, self.config)
+        return self.retention
+
+    async def close(self) -> None:
+        """Close the retention, then write what is staged and close the rest."""
+        if self.retention is not None:
+            await self.retention.close()
+        await self.fanout.shutdown()
+        await self.storage.shutdown()
+
+
+def backends(
+    config: ServerConfig, storage: Storage | None = None, fanout: Fanout | None = None
+) -> Backends:
+    """The backends ``config`` names (``storage`` and ``fanout``: those given instead)."""
+    storage = storage or make_storage(config)
+    cluster: RedisFanout | None = None
+    if fanout is None:
+        fanout, cluster = make_fanout(config, storage)
+    return Backends(config, storage, ownership_of(storage), fanout, cluster)
+
+
+def old_tables(storage: Storage, config: ServerConfig) -> OldTables | None:
+    """The retention of old tables in ``storage``'s database (retention.py): SQLite's on a
+    worker thread, or a cluster's PostgreSQL's (one pass at a time)."""
+    if isinstance(storage, SqliteStorage):
+        if storage.path == ":memory:":
+            return None
+        from .storage.sqlite_retention import Retention, ThreadedRetention
+
+        try:
+            return ThreadedRetention(
+                Retention(storage.path, config.keep_days, config.keep_replay_days)
+            )
+        except sqlite3.Error as error:  # (a read-only file: nothing to delete anyway)
+            log.warning("old tables are kept: %s", error)
+            return None
+    try:
+        from .storage.postgres import PostgresStorage
+        from .storage.postgres_retention import PostgresRetention
+    except ImportError:  # (no drivers: no PostgreSQL storage either)
+        return None
+    if isinstance(storage, PostgresStorage):
+        return PostgresRetention(storage.url, config.keep_days, config.keep_replay_days)
+    return None
 
 
 async def check(config: ServerConfig) -> list[tuple[bool, str]]:

@@ -1,0 +1,160 @@
+"""What the routes share, built once per app (:meth:`ServerState.build`): the backends, the
+tables, the limits and, in a cluster, the relay between its processes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..backends import Backends
+from ..background.analyst import Analyst
+from ..background.botrunner import BotRunner
+from ..config import ServerConfig
+from ..errors import ErrorCode, TableError
+from ..registry import Elsewhere, TableRegistry
+from ..sockets.admission import Admission
+from ..sockets.outbox import Sender
+from ..storage import Storage
+from ..tables.fanout import Fanout
+from .answers import status_of
+from .limits import AddressLimiter, FailedLookups
+from .tables import table_operations
+
+if TYPE_CHECKING:
+    from ..cluster.relay import Operation, Relay, RelayServer
+    from ..cluster.shared import SharedCounts
+    from ..storage.interface import OldTables
+    from ..tables.table import Table
+
+
+@dataclass(eq=False)
+class ServerState:
+    """One server's shared state, as its routes and its lifespan use it."""
+
+    config: ServerConfig
+    backends: Backends
+    registry: TableRegistry
+    #: Rounds analysed in worker processes as they end (analyst.py).
+    analyst: Analyst
+    admission: Admission
+    limiter: AddressLimiter
+    lookups: FailedLookups
+    sender: Sender
+    #: What a table's owner carries out for a request (here, or relayed: relay.py).
+    operations: dict[str, Operation]
+    #: The bot runner given to the app (tests), else one made at start-up.
+    bots: BotRunner | None = None
+    #: In a cluster: the tables this process owns take requests relayed by the others, and
+    #: it relays those it does not own (relay.py).
+    relay: Relay | None = None
+    relay_server: RelayServer | None = None
+    #: In a cluster: an address's spectators, counted across it (shared.py).
+    watchers: SharedCounts | None = None
+
+    @property
+    def storage(self) -> Storage:
+        return self.backends.storage
+
+    @property
+    def fanout(self) -> Fanout:
+        return self.backends.fanout
+
+    @property
+    def retention(self) -> OldTables | None:
+        """Old tables' deletion and the matches it keeps (set at start-up: retention.py)."""
+        return self.backends.retention
+
+    @classmethod
+    def build(
+        cls, config: ServerConfig, backends: Backends, bots: BotRunner | None = None
+    ) -> ServerState:
+        storage = backends.storage
+        registry = TableRegistry(config, storage, backends.fanout, ownership=backends.ownership)
+        analyst = Analyst(
+            storage, config.analysis_processes, config.analysis_worlds, config.analysis_queue
+        )
+        registry.analyst = analyst
+        admission = Admission(
+            config.max_connections_per_seat,
+            config.max_spectators_per_table,
+            config.max_spectators_per_address,
+        )
+        registry.admission = admission
+        # The per-address limits a cluster's processes share, in Redis (shared.py); the
+        # connections per address (guard.py) stay each process's: they guard its descriptors.
+        shared_http = shared_lookups = watchers = None
+        if backends.cluster is not None:
+            from ..cluster.shared import SharedBuckets, SharedCounts
+
+            broker = backends.cluster.broker
+            shared_http = SharedBuckets(
+                broker, "http", config.http_rate_per_second, config.http_rate_burst
+            )
+            shared_lookups = SharedBuckets(
+                broker, "lookups", config.lookup_rate_per_second, config.lookup_burst
+            )
+            watchers = SharedCounts(broker, "spectators", config.max_spectators_per_address)
+        state = cls(
+            config,
+            backends,
+            registry,
+            analyst,
+            admission,
+            AddressLimiter(
+                config.http_rate_per_second,
+                config.http_rate_burst,
+                config.limit_loopback,
+                shared_http,
+            ),
+            FailedLookups(
+                config.lookup_rate_per_second,
+                config.lookup_burst,
+                config.limit_loopback,
+                shared_lookups,
+            ),
+            Sender(),
+            table_operations(storage),
+            bots,
+            watchers=watchers,
+        )
+        analyst.owns = state.analyses_here
+        state._relay()
+        return state
+
+    def _relay(self) -> None:
+        """In a cluster: the relay of requests to and from the other processes."""
+        cluster = self.backends.cluster
+        if cluster is None:
+            return
+        from ..cluster.relay import Relay, RelayServer
+
+        self.relay = Relay(cluster.broker, cluster)
+        self.relay_server = RelayServer(
+            cluster.broker,
+            self.storage,
+            cluster,
+            self.admission,
+            self.operations,
+            status_of,
+            self.registry.hold,
+            self.registry.release,
+        )
+        self.registry.hooks = self.relay_server
+
+    async def find(self, code: str, client: Any, invite: object = None) -> Table:
+        """The table of ``code`` for a client (``request.client``, ``websocket.client``);
+        a private table only with its ``invite`` (invites.py)."""
+        return await self.lookups.find(self.registry, code, client.host if client else None, invite)
+
+    async def analyses_here(self, code: str) -> bool:
+        """Whether this process analyses table ``code``'s rounds: its owner does, and
+        anybody those of a deleted table's kept matches."""
+        if code in self.registry.tables:
+            return True
+        try:
+            await self.registry.get(code)
+        except Elsewhere:
+            return False
+        except TableError as error:
+            return error.code is ErrorCode.TABLE_NOT_FOUND
+        return True
