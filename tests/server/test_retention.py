@@ -20,7 +20,8 @@ from fouronefour.server.config import ServerConfig
 from fouronefour.server.errors import TableError
 from fouronefour.server.registry import TableRegistry
 from fouronefour.server.sockets.session import PROTOCOL
-from fouronefour.server.storage.sqlite_retention import DAY, Retention, ThreadedRetention
+from fouronefour.server.storage.retention import DAY
+from fouronefour.server.storage.sqlite_retention import Retention, ThreadedRetention
 from fouronefour.server.tables.fanout import InProcessFanout
 from fouronefour.server.tables.table import Table, TableOptions
 from fouronefour.server.tidying import tidy

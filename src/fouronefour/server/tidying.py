@@ -7,7 +7,8 @@ import asyncio
 import logging
 
 from .registry import TableRegistry
-from .storage.sqlite_retention import BATCH, OldTables
+from .storage import OldTables
+from .storage.retention import BATCH
 
 log = logging.getLogger(__name__)
 

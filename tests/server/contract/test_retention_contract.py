@@ -16,13 +16,15 @@ from fouronefour.server.storage import (
     Change,
     ChangeExtra,
     NewMatch,
+    OldTables,
     Storage,
     StoredAnalysis,
     StoredSeat,
     StoredTable,
 )
+from fouronefour.server.storage.retention import DAY
 from fouronefour.server.storage.sqlite import GroupCommitStorage
-from fouronefour.server.storage.sqlite_retention import DAY, OldTables, Retention, ThreadedRetention
+from fouronefour.server.storage.sqlite_retention import Retention, ThreadedRetention
 from tests import sandbox
 
 T = TypeVar("T")

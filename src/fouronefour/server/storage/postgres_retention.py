@@ -1,9 +1,9 @@
 """Old tables leave a cluster's PostgreSQL database; their finished matches stay as replays.
 
-The same rules as :mod:`.retention` (SQLite): a table not being played and unchanged for
-``keep_days`` is deleted, its finished matches archived with its seats' names; archived
-matches go ``keep_replay_days`` after their table did (0: never). Two things differ in a
-cluster:
+The same rules as :mod:`.sqlite_retention` (what both keep alike: :mod:`.retention`): a
+table not being played and unchanged for ``keep_days`` is deleted, its finished matches
+archived with its seats' names; archived matches go ``keep_replay_days`` after their table
+did (0: never). Two things differ in a cluster:
 
 - **One process at a time.** Every process runs passes; a pass starts only if its process
   takes the retention's advisory lock (:data:`RETENTION_LOCK`, on the pass's own
@@ -26,11 +26,19 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 
 import asyncpg
-import orjson
 from asyncpg.pool import PoolConnectionProxy
 
 from .postgres import OWNER_LOCKS, lock_key
-from .sqlite_retention import BATCH, DAY, pass_interval
+from .retention import (
+    BATCH,
+    MATCH_ROWS,
+    TABLE_ROWS,
+    Terms,
+    archived_seats,
+    invite_hash_of,
+    positional,
+    read_archive,
+)
 
 #: The key of the advisory lock a process holds while it runs a pass (any fixed number).
 RETENTION_LOCK = 414_017
@@ -53,7 +61,13 @@ WHERE t.status = r.status AND t.version = r.version AND r.seen_at <= $1
 """
 
 
-class PostgresRetention:
+#: What goes with a deleted table and with an expired archived match (all of it: a
+#: cluster's schema has every table).
+_TABLE_ROWS = [positional(sql) for _, sql in TABLE_ROWS]
+_MATCH_ROWS = [positional(sql) for _, sql in MATCH_ROWS]
+
+
+class PostgresRetention(Terms):
     """The database side of old tables' deletion, on a connection of its own."""
 
     def __init__(
@@ -63,17 +77,11 @@ class PostgresRetention:
         keep_replay_days: float = 0.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        super().__init__(keep_days, keep_replay_days, clock)
         self.url = url
-        self.keep_days = keep_days
-        self.keep_replay_days = keep_replay_days
-        self._clock = clock
         self._pool: asyncpg.Pool | None = None
         #: The connection of the pass being run (:meth:`turn`).
         self._conn: PoolConnectionProxy[Any] | None = None
-
-    @property
-    def interval(self) -> float:
-        return pass_interval(self.keep_days)
 
     async def _connections(self) -> asyncpg.Pool:
         """Two connections at most: a pass's, and one for :meth:`archived`."""
@@ -124,7 +132,7 @@ class PostgresRetention:
         conn = self._pass()
         now = self._clock()
         async with conn.transaction():
-            due = await conn.fetch(_DUE, now - self.keep_days * DAY)
+            due = await conn.fetch(_DUE, self.table_cutoff(now))
             await conn.execute(_NOTE, now)
             await conn.execute(_FORGET)
         return [(r["code"], int(r["version"])) for r in due]
@@ -150,37 +158,21 @@ class PostgresRetention:
         )
         if row is None or row["status"] == "playing" or row["version"] != version:
             return False  # played again meanwhile: a later pass decides
-        seats = [
-            {"seat": r["seat"], "name": r["name"], "kind": r["kind"]}
-            for r in await conn.fetch(
-                "SELECT seat, name, kind FROM seats WHERE code = $1 ORDER BY seat", code
-            )
-        ]
-        # A private table's replays stay private: its invite's hash goes with them.
-        invite_hash = orjson.loads(row["options"]).get("invite_hash")
+        seats = await conn.fetch(
+            "SELECT seat, name, kind FROM seats WHERE code = $1 ORDER BY seat", code
+        )
         await conn.execute(
             "INSERT INTO archived_matches (code, number, seats, archived_at, invite_hash)"
             " SELECT code, number, $2, $3, $4 FROM matches WHERE code = $1 AND over"
             " ON CONFLICT (code, number) DO UPDATE SET seats = excluded.seats,"
             " archived_at = excluded.archived_at, invite_hash = excluded.invite_hash",
             code,
-            orjson.dumps(seats).decode(),
+            archived_seats(seats),
             self._clock(),
-            invite_hash,
+            invite_hash_of(row["options"]),
         )
-        unfinished = "SELECT number FROM matches WHERE code = $1 AND NOT over"
-        await conn.execute(f"DELETE FROM moves WHERE code = $1 AND number IN ({unfinished})", code)
-        await conn.execute(  # (those of its finished matches stay with them)
-            f"DELETE FROM analyses WHERE code = $1 AND match_number IN ({unfinished})", code
-        )
-        await conn.execute(  # lines said in the lobby or in no finished match
-            "DELETE FROM chat WHERE code = $1 AND match_number NOT IN"
-            " (SELECT number FROM matches WHERE code = $1 AND over)",
-            code,
-        )
-        await conn.execute("DELETE FROM matches WHERE code = $1 AND NOT over", code)
-        for table in ("handoffs", "claims", "seats", "tables", "retention_seen"):
-            await conn.execute(f"DELETE FROM {table} WHERE code = $1", code)
+        for statement in _TABLE_ROWS:
+            await conn.execute(statement, code)
         return True
 
     # ------------------------------------------------------------ archived matches
@@ -188,10 +180,10 @@ class PostgresRetention:
     async def expire_replays(self) -> int:
         """Delete archived matches older than ``keep_replay_days`` (0: keep them); returns
         how many, at most ``BATCH`` a call."""
-        if self.keep_replay_days <= 0:
+        cutoff = self.replay_cutoff()
+        if cutoff is None:
             return 0
         conn = self._pass()
-        cutoff = self._clock() - self.keep_replay_days * DAY
         old = await conn.fetch(
             "SELECT code, number FROM archived_matches WHERE archived_at <= $1 LIMIT $2",
             cutoff,
@@ -199,31 +191,18 @@ class PostgresRetention:
         )
         for r in old:
             async with conn.transaction():
-                for table in ("moves", "matches", "archived_matches"):
-                    await conn.execute(
-                        f"DELETE FROM {table} WHERE code = $1 AND number = $2",
-                        r["code"],
-                        r["number"],
-                    )
-                for table in ("chat", "analyses"):
-                    await conn.execute(
-                        f"DELETE FROM {table} WHERE code = $1 AND match_number = $2",
-                        r["code"],
-                        r["number"],
-                    )
+                for statement in _MATCH_ROWS:
+                    await conn.execute(statement, r["code"], r["number"])
         return len(old)
 
     async def archived(self, code: str) -> tuple[dict[int, list[dict[str, Any]]], str | None]:
         """The archived matches of a deleted table: number -> its seats (seat, name, kind);
         and its invite's hash if it was private (invites.py)."""
-        matches: dict[int, list[dict[str, Any]]] = {}
-        invite_hash = None
         pool = await self._connections()
-        for r in await pool.fetch(
-            "SELECT number, seats, invite_hash FROM archived_matches WHERE code = $1"
-            " ORDER BY number",
-            code,
-        ):
-            matches[r["number"]] = orjson.loads(r["seats"])
-            invite_hash = r["invite_hash"]
-        return matches, invite_hash
+        return read_archive(
+            await pool.fetch(
+                "SELECT number, seats, invite_hash FROM archived_matches WHERE code = $1"
+                " ORDER BY number",
+                code,
+            )
+        )

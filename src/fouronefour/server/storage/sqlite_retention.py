@@ -18,7 +18,9 @@ memory and used lately (or connected) is left for a later pass, and none is read
 while it is being deleted (``TableRegistry.retiring``).
 
 A cluster's PostgreSQL database has the same passes, one process at a time
-(:mod:`.pgretention`); :func:`tidy` runs either through :class:`OldTables`.
+(:mod:`.postgres_retention`); what both keep alike is in :mod:`.retention`, and
+:func:`~fouronefour.server.tidying.tidy` runs either through
+:class:`~.interface.OldTables`.
 """
 
 from __future__ import annotations
@@ -30,16 +32,20 @@ import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
-from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from typing import Any
 
-import orjson
+from .retention import (
+    BATCH,
+    MATCH_ROWS,
+    TABLE_ROWS,
+    Terms,
+    archived_seats,
+    invite_hash_of,
+    read_archive,
+)
 
 log = logging.getLogger(__name__)
 
-DAY = 86_400.0
-#: Tables deleted per hand-off to the worker thread (each in a transaction of its own).
-BATCH = 20
 #: Notes written per transaction.
 NOTES_PER_TRANSACTION = 500
 
@@ -53,35 +59,7 @@ CREATE TABLE IF NOT EXISTS archived_matches (
 """
 
 
-def pass_interval(keep_days: float) -> float:
-    """Seconds between passes: a tenth of the keeping time, at most an hour."""
-    return min(3600.0, keep_days * DAY / 10)
-
-
-class OldTables(Protocol):
-    """The database side of the passes, as :func:`tidy` uses it."""
-
-    keep_days: float
-
-    @property
-    def interval(self) -> float: ...
-
-    def turn(self) -> AbstractAsyncContextManager[bool]:
-        """Whether this process runs a pass now (in a cluster, one process at a time)."""
-        ...
-
-    async def survey(self) -> list[tuple[str, int]]: ...
-
-    async def retire(self, due: Iterable[tuple[str, int]]) -> list[str]: ...
-
-    async def expire_replays(self) -> int: ...
-
-    async def archived(self, code: str) -> tuple[dict[int, list[dict[str, Any]]], str | None]: ...
-
-    async def close(self) -> None: ...
-
-
-class Retention:
+class Retention(Terms):
     """The database side in a SQLite file: notes, deletions, archived matches. Thread-safe
     (one lock); :class:`ThreadedRetention` runs it off the event loop."""
 
@@ -92,9 +70,7 @@ class Retention:
         keep_replay_days: float = 0.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.keep_days = keep_days
-        self.keep_replay_days = keep_replay_days
-        self._clock = clock
+        super().__init__(keep_days, keep_replay_days, clock)
         self._conn = sqlite3.connect(
             path, timeout=5.0, check_same_thread=False, isolation_level=None
         )
@@ -104,14 +80,10 @@ class Retention:
         if "invite_hash" not in columns:  # (archives made before private tables)
             self._conn.execute("ALTER TABLE archived_matches ADD COLUMN invite_hash TEXT")
         names = {name for (name,) in self._conn.execute("SELECT name FROM sqlite_master")}
-        #: Rows of a table that go with it, where the database has them.
-        self._per_table = [name for name in ("handoffs", "claims") if name in names]
-        self._has_chat = "chat" in names
-        self._has_analyses = "analyses" in names
-
-    @property
-    def interval(self) -> float:
-        return pass_interval(self.keep_days)
+        # What goes with a table and with an archived match, where the database has it (a
+        # file made before chat, analyses or handoffs has not).
+        self._table_rows = [sql for name, sql in TABLE_ROWS if name in names]
+        self._match_rows = [sql for name, sql in MATCH_ROWS if name in names]
 
     def close(self) -> None:
         with self._lock:
@@ -151,7 +123,7 @@ class Retention:
                     conn.execute("BEGIN")
                     conn.executemany(statement, rows[start : start + NOTES_PER_TRANSACTION])
                     conn.execute("COMMIT")
-            cutoff = now - self.keep_days * DAY
+            cutoff = self.table_cutoff(now)
             return [
                 (code, version)
                 for code, (status, version, seen_at) in noted.items()
@@ -178,38 +150,16 @@ class Retention:
             if row is None or row[0] == "playing" or row[1] != version:
                 conn.execute("ROLLBACK")
                 return False  # played again meanwhile: a later pass decides
-            seats = [
-                {"seat": seat, "name": name, "kind": kind}
-                for seat, name, kind in conn.execute(
-                    "SELECT seat, name, kind FROM seats WHERE code = ? ORDER BY seat", (code,)
-                )
-            ]
-            now = self._clock()
-            # A private table's replays stay private: its invite's hash goes with them.
-            invite_hash = orjson.loads(row[2]).get("invite_hash")
+            seats = conn.execute(
+                "SELECT seat, name, kind FROM seats WHERE code = ? ORDER BY seat", (code,)
+            )
             conn.execute(
                 "INSERT OR REPLACE INTO archived_matches "
                 "SELECT code, number, ?, ?, ? FROM matches WHERE code = ? AND over = 1",
-                (orjson.dumps(seats).decode(), now, invite_hash, code),
+                (archived_seats(seats), self._clock(), invite_hash_of(row[2]), code),
             )
-            unfinished = "SELECT number FROM matches WHERE code = ? AND over = 0"
-            conn.execute(
-                f"DELETE FROM moves WHERE code = ? AND number IN ({unfinished})", (code, code)
-            )
-            if self._has_chat:  # lines said in the lobby or in no finished match
-                conn.execute(
-                    "DELETE FROM chat WHERE code = ? AND match_number NOT IN "
-                    "(SELECT number FROM matches WHERE code = ? AND over = 1)",
-                    (code, code),
-                )
-            if self._has_analyses:  # (those of its finished matches stay with them)
-                conn.execute(
-                    f"DELETE FROM analyses WHERE code = ? AND match_number IN ({unfinished})",
-                    (code, code),
-                )
-            conn.execute("DELETE FROM matches WHERE code = ? AND over = 0", (code,))
-            for table in (*self._per_table, "seats", "tables", "retention_seen"):
-                conn.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
+            for statement in self._table_rows:
+                conn.execute(statement, {"code": code})
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -221,9 +171,9 @@ class Retention:
     def expire_replays(self) -> int:
         """Delete archived matches older than ``keep_replay_days`` (0: keep them); returns
         how many, at most ``BATCH`` a call."""
-        if self.keep_replay_days <= 0:
+        cutoff = self.replay_cutoff()
+        if cutoff is None:
             return 0
-        cutoff = self._clock() - self.keep_replay_days * DAY
         with self._lock:
             conn = self._conn
             old = conn.execute(
@@ -233,20 +183,8 @@ class Retention:
             for code, number in old:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    conn.execute("DELETE FROM moves WHERE code = ? AND number = ?", (code, number))
-                    if self._has_chat:
-                        conn.execute(
-                            "DELETE FROM chat WHERE code = ? AND match_number = ?", (code, number)
-                        )
-                    if self._has_analyses:
-                        conn.execute(
-                            "DELETE FROM analyses WHERE code = ? AND match_number = ?",
-                            (code, number),
-                        )
-                    for table in ("matches", "archived_matches"):
-                        conn.execute(
-                            f"DELETE FROM {table} WHERE code = ? AND number = ?", (code, number)
-                        )
+                    for statement in self._match_rows:
+                        conn.execute(statement, {"code": code, "number": number})
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
@@ -256,17 +194,14 @@ class Retention:
     def archived(self, code: str) -> tuple[dict[int, list[dict[str, Any]]], str | None]:
         """The archived matches of a deleted table: number -> its seats (seat, name, kind);
         and its invite's hash if it was private (invites.py)."""
-        matches: dict[int, list[dict[str, Any]]] = {}
-        invite_hash = None
+        rows: list[Any] = []
         with self._lock, contextlib.suppress(sqlite3.Error):  # (unreadable: none)
-            for number, seats, hashed in self._conn.execute(
+            rows = self._conn.execute(
                 "SELECT number, seats, invite_hash FROM archived_matches WHERE code = ? "
                 "ORDER BY number",
                 (code,),
-            ):
-                matches[number] = orjson.loads(seats)
-                invite_hash = hashed  # (the same in every match of one table)
-        return matches, invite_hash
+            ).fetchall()
+        return read_archive(rows)
 
 
 class ThreadedRetention:
