@@ -63,7 +63,11 @@ def error_answer(error: TableError) -> Response:
 
 async def json_body(request: Request) -> dict[str, Any]:
     """The request's JSON object (its size was checked on the way in: bodies.py)."""
-    body = await request.body()
+    return json_object(await request.body())
+
+
+def json_object(body: bytes) -> dict[str, Any]:
+    """``body`` as a JSON object, or ``bad_json``."""
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError:

@@ -13,14 +13,14 @@ import math
 from pathlib import Path
 from typing import Any
 
-import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ... import lessons, web
-from ..errors import ErrorCode
+from ..errors import ErrorCode, TableError
 from ..ratelimit import AddressBuckets, address_key
+from .answers import json_answer, json_object
 
 #: More decisions than any lesson asks of a learner (the longest, a whole round, needs ~30).
 MAX_MOVES = 100
@@ -44,12 +44,9 @@ class LessonRequestError(Exception):
         self.retry_after = retry_after  # seconds, for a 429
 
 
-def _json(body: Any, status: int = 200) -> Response:
-    return Response(orjson.dumps(body), status_code=status, media_type="application/json")
-
-
 def _refuse(error: LessonRequestError) -> Response:
-    response = _json({"error": {"code": str(error.code), "message": error.message}}, error.status)
+    body = {"error": {"code": str(error.code), "message": error.message}}
+    response = json_answer(body, error.status)
     if error.retry_after is not None:
         response.headers["Retry-After"] = str(error.retry_after)
     return response
@@ -62,11 +59,9 @@ def _bad(message: str) -> LessonRequestError:
 def _step_request(body: bytes) -> tuple[list[str], str | None, str]:
     """(moves, try, lang) of a step request, or the reason it is refused."""
     try:
-        data = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        raise LessonRequestError(ErrorCode.BAD_JSON, "the body is not JSON") from None
-    if not isinstance(data, dict):
-        raise LessonRequestError(ErrorCode.BAD_JSON, "the body must be a JSON object")
+        data = json_object(body)
+    except TableError as error:
+        raise LessonRequestError(error.code, error.message) from None
     unknown = sorted(set(data) - {"moves", "try", "lang"})
     if unknown:
         raise _bad(f"unknown field(s): {', '.join(unknown)}")
@@ -122,7 +117,7 @@ def lesson_router(limit_loopback: bool = False) -> APIRouter:
 
     @router.get("/api/lessons")
     async def list_lessons() -> Response:
-        return _json({"lessons": await run_in_threadpool(lessons.catalogue)})
+        return json_answer({"lessons": await run_in_threadpool(lessons.catalogue)})
 
     @router.post("/api/lessons/{lesson_id}/step")
     async def step(lesson_id: str, request: Request) -> Response:
@@ -130,7 +125,7 @@ def lesson_router(limit_loopback: bool = False) -> APIRouter:
             count_step(request)
             # The app's BodyLimit (bodies.py) has refused any body over 4096 bytes already.
             moves, attempt, lang = _step_request(await request.body())
-            return _json(await run_in_threadpool(_step, lesson_id, moves, attempt, lang))
+            return json_answer(await run_in_threadpool(_step, lesson_id, moves, attempt, lang))
         except LessonRequestError as error:
             return _refuse(error)
 
