@@ -101,7 +101,7 @@ def lifespan(
             )
         )
         # Old tables leave the database; their finished matches stay (retention.py).
-        retention = state.backends.keep()
+        retention = state.backends.start_retention()
         if retention is not None and config.keep_days > 0:
             tasks.append(asyncio.create_task(keep_tidy(retention, registry)))
         try:

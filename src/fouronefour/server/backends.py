@@ -100,7 +100,7 @@ class Backends:
         await self.storage.open()
         await self.fanout.open()
 
-    def keep(self) -> OldTables | None:
+    def start_retention(self) -> OldTables | None:
         """Start the retention of old tables (once the storage is open: SQLite's looks at
         the tables its schema has); the storage's own kind."""
         self.retention = old_tables(self.storage, self.config)

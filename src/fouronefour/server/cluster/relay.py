@@ -1,6 +1,6 @@
 """Relaying a table's clients to the process that owns it (docs/architecture.md, "Relay").
 
-In a cluster each table has one owner process (:meth:`~.storage.Storage.own`); a load
+In a cluster each table has one owner process (:meth:`~.storage.Ownership.own`); a load
 balancer may send a client to any process. A process that holds a client's socket (or HTTP
 call) for a table another process owns relays it, through the broker:
 

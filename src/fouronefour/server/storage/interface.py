@@ -1,7 +1,8 @@
 """The storage interfaces a server's tables are written through: :class:`Storage` (writes
 staged in order, written in batches, and reads) and :class:`Ownership` (which process
 writes which table, in a cluster). SQLite (:mod:`.sqlite`) and PostgreSQL (:mod:`.postgres`)
-implement both; tests/server/contract holds the suite every implementation passes.
+implement both; tests/server/contract holds the suite every implementation passes. Beside
+them, :class:`OldTables`: the retention of old tables in either database.
 """
 
 from __future__ import annotations
