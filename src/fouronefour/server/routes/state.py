@@ -18,7 +18,7 @@ from ..storage import Storage
 from ..tables.fanout import Fanout
 from .answers import status_of
 from .limits import AddressLimiter, FailedLookups
-from .tables import table_operations
+from .operations import table_operations
 
 if TYPE_CHECKING:
     from ..cluster.relay import Operation, Relay, RelayServer

@@ -12,51 +12,16 @@ from fastapi.responses import Response
 from ..errors import ErrorCode, TableError
 from ..ratelimit import address_key
 from ..registry import Elsewhere
-from ..storage import Storage, written_unless_failing
-from ..tables import invites
+from ..storage import written_unless_failing
 from ..tables.invites import new_invite
-from ..tables.table import Table
 from .answers import error_answer, json_answer, json_body
 from .limits import ANY
 
 if TYPE_CHECKING:
-    from ..cluster.relay import Operation
     from .state import ServerState
 
 #: How long a read that shows changes not yet written waits for them (then: 503).
 READ_SECONDS = 2.0
-
-
-def table_operations(storage: Storage) -> dict[str, Operation]:
-    """The calls carried out at a table, by its owner (here, or for another process).
-
-    (A private table answers only with its invite, in the body, as a code that is no table
-    would; a handoff's secret is enough for itself: invites.py.)"""
-
-    def summary_of(table: Table, body: dict[str, Any]) -> dict[str, Any]:
-        invited(table, body)
-        if storage.failed and storage.durable_seq < storage.staged_seq:
-            # A read waits for no write (it could wait as long as the outage): refused at
-            # once, as it is by the other processes, which cannot reach the database.
-            raise TableError(
-                ErrorCode.STORAGE_ERROR, "the server cannot write its database just now"
-            )
-        return table.summary()
-
-    def join_table(table: Table, body: dict[str, Any]) -> dict[str, Any]:
-        invited(table, body)
-        token = table.seating.join(body.get("name"), body.get("seat"), body.get("token"))
-        return {"seat": table.seat_for_token(token), "token": token, "table": table.summary()}
-
-    def claim_seat(table: Table, body: dict[str, Any]) -> dict[str, Any]:
-        seat, token = table.handoffs.claim(body.get("handoff"), body.get("name"), body.get("token"))
-        return {"seat": seat, "token": token, "table": table.summary()}
-
-    def invited(table: Table, body: dict[str, Any]) -> None:
-        if not invites.admits(table.options.invite_hash, body.get("invite")):
-            raise invites.not_found(table.code)
-
-    return {"summary": summary_of, "join": join_table, "claim": claim_seat}
 
 
 def tables_router(state: ServerState) -> APIRouter:
