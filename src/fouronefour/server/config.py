@@ -55,11 +55,11 @@ class ServerConfig:
     rate_per_second: float = 20.0
     rate_burst: int = 40
     #: Token bucket per client address for HTTP requests that change something (create a
-    #: table, take a seat): a second and burst; loopback clients are not limited (app.py).
+    #: table, take a seat): a second and burst; loopback clients are not limited (routes/limits.py).
     http_rate_per_second: float = 1.0
     http_rate_burst: int = 20
     #: Token bucket per client address for asking for a table code that is no table (HTTP
-    #: or WebSocket): a second and burst; loopback clients are not limited (app.py).
+    #: or WebSocket): a second and burst; loopback clients are not limited (routes/limits.py).
     lookup_rate_per_second: float = 0.1
     lookup_burst: int = 10
     #: Messages a connection sends before the time its last rate_limited refusal named

@@ -99,7 +99,7 @@ def _index() -> Response:
 
 def lesson_router(limit_loopback: bool = False) -> APIRouter:
     """The lesson routes, with their own per-address limit on steps (loopback clients are
-    not limited unless ``limit_loopback``, as in app.py's AddressLimiter)."""
+    not limited unless ``limit_loopback``, as in limits.py's AddressLimiter)."""
     router = APIRouter()
     steps = AddressBuckets(STEP_RATE, STEP_BURST)
 

@@ -85,7 +85,7 @@ MIGRATIONS: tuple[str, ...] = (
         code TEXT NOT NULL, match_number INTEGER NOT NULL, idx INTEGER NOT NULL,
         seat INTEGER NOT NULL, answer TEXT NOT NULL, PRIMARY KEY (code, match_number, idx, seat));
     """,
-    # Old tables' deletion (pgretention.py): what each table was last seen as, and the
+    # Old tables' deletion (postgres_retention.py): what each table was last seen as, and the
     # finished matches of tables deleted since.
     """
     CREATE TABLE retention_seen (
