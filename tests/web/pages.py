@@ -3,6 +3,7 @@ HTTP as the page would, keeping the host's seat token where the app keeps it."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 
@@ -21,3 +22,17 @@ def create_table(page: Any, server_url: str, options: dict[str, Any]) -> dict[st
         options,
     )
     return body
+
+
+def box(page: Any, selector: str, timeout: float = 10.0) -> dict[str, float]:
+    """``selector``'s box once it is drawn: ``bounding_box()`` neither waits nor retries, and
+    a redraw between finding the element and measuring it (a loaded machine's lobby drawn
+    again by the next update) gives None."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = page.locator(selector).bounding_box()
+        if found is not None:
+            return dict(found)
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{selector} was not drawn within {timeout} s")
+        page.wait_for_timeout(50)

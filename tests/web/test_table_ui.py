@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .pages import create_table
+from .pages import box, create_table
 
 
 def test_a_newcomer_in_the_lobby_names_first_and_toasts_follow_the_language(
@@ -21,9 +21,8 @@ def test_a_newcomer_in_the_lobby_names_first_and_toasts_follow_the_language(
     friend.locator("[data-testid=take-seat-1]").wait_for()
     # The name comes before the "Sit here" buttons (issue 13, item 9). (Measured once shown:
     # bounding_box() does not wait, and a loaded machine found it not drawn yet.)
-    friend.locator("[data-testid=lobby-name]").wait_for()
-    name_box = friend.locator("[data-testid=lobby-name]").bounding_box()
-    seat_box = friend.locator("[data-testid=take-seat-1]").bounding_box()
+    name_box = box(friend, "[data-testid=lobby-name]")
+    seat_box = box(friend, "[data-testid=take-seat-1]")
     assert name_box["y"] + name_box["height"] <= seat_box["y"]
     assert not axe_problems(friend), axe_problems(friend)
     # A toast follows a language switch (item 7).
