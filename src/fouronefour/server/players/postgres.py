@@ -1,0 +1,187 @@
+"""The players' store in the cluster's PostgreSQL database (:func:`postgres_players`).
+
+The players' tables live beside the tables' own, made or brought up to date by the server
+itself (:data:`MIGRATIONS`, numbered in ``player_schema_version``, applied under an advisory
+lock of their own so that processes starting together do not race); the tables' own schema
+(storage/postgres.py) is never touched. The store has its own small pool of connections.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import asyncpg
+
+from ..storage.values import StorageError
+from .sqlstore import Row, SqlPlayerStore
+
+#: The advisory lock held while the players' schema is migrated (the tables' is 414_016).
+MIGRATION_LOCK = 414_024
+#: What a lost or unreachable database raises.
+_FAILURES = (OSError, asyncpg.PostgresError, TimeoutError, asyncpg.InterfaceError)
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE player_profiles (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, avatar TEXT NOT NULL, language TEXT NOT NULL,
+        created_at BIGINT NOT NULL, last_seen BIGINT NOT NULL, username TEXT UNIQUE,
+        password_hash TEXT, mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL,
+        ordinal DOUBLE PRECISION NOT NULL, rated_matches INTEGER NOT NULL DEFAULT 0,
+        deleted INTEGER NOT NULL DEFAULT 0);
+    CREATE INDEX player_board ON player_profiles (ordinal DESC, id)
+        WHERE rated_matches >= 10 AND deleted = 0;
+    CREATE INDEX player_guests ON player_profiles (last_seen)
+        WHERE username IS NULL AND deleted = 0;
+    CREATE TABLE player_sessions (
+        token_hash TEXT PRIMARY KEY, profile_id TEXT NOT NULL, created_at BIGINT NOT NULL,
+        last_used BIGINT NOT NULL, expires_at BIGINT NOT NULL, how TEXT NOT NULL);
+    CREATE INDEX player_sessions_profile ON player_sessions (profile_id);
+    CREATE INDEX player_sessions_expiry ON player_sessions (expires_at);
+    CREATE TABLE player_device_codes (
+        code_hash TEXT PRIMARY KEY, profile_id TEXT NOT NULL, expires_at BIGINT NOT NULL,
+        used INTEGER NOT NULL DEFAULT 0);
+    CREATE TABLE player_matches (
+        code TEXT NOT NULL, number INTEGER NOT NULL, finished_at BIGINT NOT NULL,
+        rated INTEGER NOT NULL, rounds INTEGER NOT NULL, PRIMARY KEY (code, number));
+    CREATE TABLE player_match_seats (
+        code TEXT NOT NULL, number INTEGER NOT NULL, seat INTEGER NOT NULL,
+        team INTEGER NOT NULL, name TEXT, rank INTEGER NOT NULL, place INTEGER,
+        profile_id TEXT, bot_level TEXT, finished_at BIGINT NOT NULL,
+        mu_before DOUBLE PRECISION, sigma_before DOUBLE PRECISION,
+        mu_after DOUBLE PRECISION, sigma_after DOUBLE PRECISION,
+        PRIMARY KEY (code, number, seat));
+    CREATE INDEX player_history ON player_match_seats
+        (profile_id, finished_at DESC, code DESC, number DESC) WHERE profile_id IS NOT NULL;
+    """,
+)
+
+
+@functools.lru_cache(maxsize=256)
+def dollar(sql: str) -> str:
+    """``sql`` with its ``?`` placeholders numbered as PostgreSQL's ``$1, $2, ...``."""
+    count = iter(range(1, 10_000))
+    return re.sub(r"\?", lambda _: f"${next(count)}", sql)
+
+
+class _PgConn:
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        try:
+            return [tuple(r) for r in await self._conn.fetch(dollar(sql), *args)]
+        except asyncpg.UniqueViolationError:
+            raise
+        except _FAILURES as error:
+            raise StorageError(f"the players' database: {error}") from None
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        try:
+            status = await self._conn.execute(dollar(sql), *args)
+        except asyncpg.UniqueViolationError:
+            raise
+        except _FAILURES as error:
+            raise StorageError(f"the players' database: {error}") from None
+        tail = status.rsplit(" ", 1)[-1]
+        return int(tail) if tail.isdigit() else 0
+
+    async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        try:
+            await self._conn.executemany(dollar(sql), rows)
+        except _FAILURES as error:
+            raise StorageError(f"the players' database: {error}") from None
+
+
+class PostgresDb:
+    for_update = " FOR UPDATE"
+    READERS = 4
+    STATEMENT_SECONDS = 5.0
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._pool: asyncpg.Pool | None = None
+
+    async def open(self) -> None:
+        try:
+            conn = await asyncpg.connect(self.url, timeout=self.STATEMENT_SECONDS)
+            try:
+                await migrate(conn)
+            finally:
+                await conn.close()
+            self._pool = await asyncpg.create_pool(
+                self.url,
+                min_size=0,
+                max_size=self.READERS,
+                command_timeout=self.STATEMENT_SECONDS,
+                timeout=self.STATEMENT_SECONDS,
+            )
+        except _FAILURES as error:
+            raise StorageError(f"cannot open the players' database ({error})") from None
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    @contextlib.asynccontextmanager
+    async def _acquire(self) -> AsyncIterator[Any]:
+        if self._pool is None:
+            raise StorageError("the players' database is not open")
+        try:
+            conn = await self._pool.acquire()
+        except _FAILURES as error:
+            raise StorageError(f"the players' database: {error}") from None
+        try:
+            yield conn
+        finally:
+            with contextlib.suppress(*_FAILURES):
+                await self._pool.release(conn)
+
+    @contextlib.asynccontextmanager
+    async def write(self) -> AsyncIterator[_PgConn]:
+        async with self._acquire() as conn:
+            try:
+                async with conn.transaction():
+                    yield _PgConn(conn)
+            except (OSError, TimeoutError, asyncpg.InterfaceError) as error:
+                raise StorageError(f"the players' database: {error}") from None
+
+    @contextlib.asynccontextmanager
+    async def read(self) -> AsyncIterator[_PgConn]:
+        async with self._acquire() as conn:
+            yield _PgConn(conn)
+
+    def is_unique_violation(self, error: BaseException) -> bool:
+        return isinstance(error, asyncpg.UniqueViolationError)
+
+
+async def migrate(conn: asyncpg.Connection) -> int:
+    """Bring the players' tables to the last of :data:`MIGRATIONS`; returns the version they
+    were at."""
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS player_schema_version (version INTEGER NOT NULL)"
+        )
+        found = await conn.fetchval("SELECT version FROM player_schema_version")
+        if found is None:
+            await conn.execute("INSERT INTO player_schema_version VALUES (0)")
+            found = 0
+        if found > len(MIGRATIONS):
+            raise StorageError(
+                f"the players' schema is version {found}, newer than this server's "
+                f"({len(MIGRATIONS)}): upgrade the server"
+            )
+        for step in MIGRATIONS[found:]:
+            await conn.execute(step)
+        await conn.execute("UPDATE player_schema_version SET version = $1", len(MIGRATIONS))
+    return int(found)
+
+
+def postgres_players(url: str) -> SqlPlayerStore:
+    """The players' store in the PostgreSQL database at ``url`` (the server's ``--db``)."""
+    return SqlPlayerStore(PostgresDb(url))

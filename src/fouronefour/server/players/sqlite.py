@@ -1,0 +1,190 @@
+"""The players' store in the tables' SQLite file (:func:`sqlite_players`).
+
+The players' tables live beside the tables' own in the one file, made or brought up to date
+in place when opened (:data:`MIGRATIONS`, numbered in ``player_schema``); the tables' own are
+never touched. The store has connections of its own (a writer and a reader, WAL mode), used
+from worker threads, so a read never waits on the event loop nor holds it. Its write
+transactions are a few rows each: the tables' group commit waits at most
+``GroupCommitStorage.BUSY_TIMEOUT`` (50 ms) for the file's write lock before it retries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import threading
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
+
+from ..storage.values import StorageError
+from .sqlstore import Row, SqlPlayerStore
+
+T = TypeVar("T")
+
+#: Each brings the players' schema from its index to the next version.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE player_profiles (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, avatar TEXT NOT NULL, language TEXT NOT NULL,
+        created_at INTEGER NOT NULL, last_seen INTEGER NOT NULL, username TEXT UNIQUE,
+        password_hash TEXT, mu REAL NOT NULL, sigma REAL NOT NULL, ordinal REAL NOT NULL,
+        rated_matches INTEGER NOT NULL DEFAULT 0, deleted INTEGER NOT NULL DEFAULT 0);
+    CREATE INDEX player_board ON player_profiles (ordinal DESC, id)
+        WHERE rated_matches >= 10 AND deleted = 0;
+    CREATE INDEX player_guests ON player_profiles (last_seen)
+        WHERE username IS NULL AND deleted = 0;
+    CREATE TABLE player_sessions (
+        token_hash TEXT PRIMARY KEY, profile_id TEXT NOT NULL, created_at INTEGER NOT NULL,
+        last_used INTEGER NOT NULL, expires_at INTEGER NOT NULL, how TEXT NOT NULL);
+    CREATE INDEX player_sessions_profile ON player_sessions (profile_id);
+    CREATE INDEX player_sessions_expiry ON player_sessions (expires_at);
+    CREATE TABLE player_device_codes (
+        code_hash TEXT PRIMARY KEY, profile_id TEXT NOT NULL, expires_at INTEGER NOT NULL,
+        used INTEGER NOT NULL DEFAULT 0);
+    CREATE TABLE player_matches (
+        code TEXT NOT NULL, number INTEGER NOT NULL, finished_at INTEGER NOT NULL,
+        rated INTEGER NOT NULL, rounds INTEGER NOT NULL, PRIMARY KEY (code, number));
+    CREATE TABLE player_match_seats (
+        code TEXT NOT NULL, number INTEGER NOT NULL, seat INTEGER NOT NULL,
+        team INTEGER NOT NULL, name TEXT, rank INTEGER NOT NULL, place INTEGER,
+        profile_id TEXT, bot_level TEXT, finished_at INTEGER NOT NULL,
+        mu_before REAL, sigma_before REAL, mu_after REAL, sigma_after REAL,
+        PRIMARY KEY (code, number, seat)) WITHOUT ROWID;
+    CREATE INDEX player_history ON player_match_seats
+        (profile_id, finished_at DESC, code DESC, number DESC) WHERE profile_id IS NOT NULL;
+    """,
+)
+
+
+class _SqliteConn:
+    """A connection used from worker threads, one statement at a time."""
+
+    def __init__(self, conn: sqlite3.Connection, lock: threading.Lock) -> None:
+        self._conn = conn
+        self._lock = lock
+
+    async def _run(self, work: Callable[[], T]) -> T:
+        def locked() -> T:
+            with self._lock:
+                return work()
+
+        try:
+            return await asyncio.to_thread(locked)
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as error:
+            raise StorageError(f"the players' database: {error}") from None
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        return await self._run(lambda: self._conn.execute(sql, args).fetchall())
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        return await self._run(lambda: self._conn.execute(sql, args).rowcount)
+
+    async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        await self._run(lambda: self._conn.executemany(sql, rows))
+
+
+class SqliteDb:
+    """The players' connections to one SQLite file."""
+
+    for_update = ""
+
+    def __init__(self, path: str, busy_timeout: float = 5.0) -> None:
+        self.path = path
+        self._busy_timeout = busy_timeout
+        self._writer: _SqliteConn | None = None
+        self._reader: _SqliteConn | None = None
+        #: One transaction at a time on the writer (its statements run in threads).
+        self._writing = asyncio.Lock()
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path, timeout=self._busy_timeout, check_same_thread=False, isolation_level=None
+        )
+        if self.path != ":memory:":
+            conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
+    async def open(self) -> None:
+        def connect() -> tuple[sqlite3.Connection, sqlite3.Connection]:
+            writer = self._connect()
+            migrate(writer)
+            # (An in-memory database is one connection's own: the reader is the writer.)
+            return writer, writer if self.path == ":memory:" else self._connect()
+
+        try:
+            writer, reader = await asyncio.to_thread(connect)
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot open the players' database ({error})") from None
+        lock = threading.Lock()
+        self._writer = _SqliteConn(writer, lock)
+        self._reader = self._writer if reader is writer else _SqliteConn(reader, threading.Lock())
+
+    async def close(self) -> None:
+        for conn in {id(c): c for c in (self._writer, self._reader) if c is not None}.values():
+            conn._conn.close()
+        self._writer = self._reader = None
+
+    @contextlib.asynccontextmanager
+    async def write(self) -> AsyncIterator[_SqliteConn]:
+        conn = self._writer
+        if conn is None:
+            raise StorageError("the players' database is not open")
+        async with self._writing:
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                with contextlib.suppress(StorageError):
+                    await conn.execute("ROLLBACK")
+                raise
+            await conn.execute("COMMIT")
+
+    @contextlib.asynccontextmanager
+    async def read(self) -> AsyncIterator[_SqliteConn]:
+        conn = self._reader
+        if conn is None:
+            raise StorageError("the players' database is not open")
+        if conn is self._writer:
+            async with self._writing:
+                yield conn
+        else:
+            yield conn
+
+    def is_unique_violation(self, error: BaseException) -> bool:
+        return isinstance(error, sqlite3.IntegrityError) and "UNIQUE" in str(error)
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the players' tables to the last of :data:`MIGRATIONS` (in one transaction;
+    the tables' own are left as they are); returns the version they were at."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("CREATE TABLE IF NOT EXISTS player_schema (version INTEGER NOT NULL)")
+        row = conn.execute("SELECT version FROM player_schema").fetchone()
+        found = 0 if row is None else int(row[0])
+        if row is None:
+            conn.execute("INSERT INTO player_schema VALUES (0)")
+        if found > len(MIGRATIONS):
+            raise StorageError(
+                f"the players' schema is version {found}, newer than this server's "
+                f"({len(MIGRATIONS)}): upgrade the server"
+            )
+        for step in MIGRATIONS[found:]:
+            for statement in step.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+        conn.execute("UPDATE player_schema SET version = ?", (len(MIGRATIONS),))
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return found
+
+
+def sqlite_players(path: str) -> SqlPlayerStore:
+    """The players' store in the SQLite file at ``path`` (the server's ``--db`` file)."""
+    return SqlPlayerStore(SqliteDb(path))

@@ -1,0 +1,588 @@
+"""The players' store in SQL that SQLite and PostgreSQL both run (:class:`SqlPlayerStore`),
+over a small connection interface (:class:`Db`) each of them implements (:mod:`.sqlite`,
+:mod:`.postgres`). Statements are written with ``?`` placeholders; PostgreSQL's get ``$n``.
+
+Booleans are integers (0/1) and times milliseconds since the epoch on both, so that one
+statement reads the same rows from either.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, Protocol
+
+from . import ratings
+from .store import UsernameTaken
+from .values import (
+    FORMER_PLAYER,
+    PROVISIONAL_MATCHES,
+    Credentials,
+    HistoryEntry,
+    MatchRecord,
+    Profile,
+    Rating,
+    RatingChange,
+    RatingRow,
+    Recorded,
+    SeatSummary,
+    SessionInfo,
+    Stats,
+    Tally,
+)
+
+Row = Sequence[Any]
+
+#: A session's expiry is pushed back at most once an hour (a write per request otherwise).
+TOUCH_MS = 3_600_000
+
+
+class Conn(Protocol):
+    """One connection, in a transaction (:meth:`Db.write`) or reading (:meth:`Db.read`)."""
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]: ...
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        """Run ``sql``; returns the rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None: ...
+
+
+class Db(Protocol):
+    #: Appended to a SELECT that reads rows the transaction will change (PostgreSQL locks
+    #: them; SQLite's write transactions are one at a time already).
+    for_update: str
+
+    async def open(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    def write(self) -> contextlib.AbstractAsyncContextManager[Conn]:
+        """A transaction, committed when the block ends (rolled back if it raises)."""
+        ...
+
+    def read(self) -> contextlib.AbstractAsyncContextManager[Conn]: ...
+
+    def is_unique_violation(self, error: BaseException) -> bool: ...
+
+
+_PROFILE = (
+    "id, name, avatar, language, created_at, last_seen, username, mu, sigma, rated_matches, deleted"
+)
+
+
+def _profile(row: Row) -> Profile:
+    return Profile(
+        id=row[0],
+        name=row[1],
+        avatar=row[2],
+        language=row[3],
+        created_at=int(row[4]),
+        last_seen=int(row[5]),
+        username=row[6],
+        rating=Rating(float(row[7]), float(row[8]), int(row[9])),
+        deleted=bool(row[10]),
+    )
+
+
+def _session(row: Row) -> SessionInfo:
+    return SessionInfo(
+        id=str(row[0])[:12],
+        profile_id=row[1],
+        created_at=int(row[2]),
+        last_used=int(row[3]),
+        expires_at=int(row[4]),
+        how=row[5],
+    )
+
+
+_SESSION = "token_hash, profile_id, created_at, last_used, expires_at, how"
+
+
+def parse_cursor(cursor: str) -> tuple[int, str, int] | None:
+    """A history cursor read back ("finished_at.code.number"), or None if it is not one."""
+    head, _, rest = cursor.partition(".")
+    code, _, number = rest.rpartition(".")
+    if not (head.isdigit() and number.isdigit() and code) or len(cursor) > 80:
+        return None
+    return int(head), code, int(number)
+
+
+class SqlPlayerStore:
+    """:class:`~.store.PlayerStore` over a :class:`Db`."""
+
+    def __init__(self, db: Db) -> None:
+        self.db = db
+
+    async def open(self) -> None:
+        await self.db.open()
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    # ---------------------------------------------------------------- profiles
+
+    async def create_profile(self, profile: Profile) -> None:
+        r = profile.rating
+        async with self.db.write() as conn:
+            await conn.execute(
+                "INSERT INTO player_profiles (id, name, avatar, language, created_at, last_seen,"
+                " username, mu, sigma, ordinal, rated_matches, deleted)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                profile.id,
+                profile.name,
+                profile.avatar,
+                profile.language,
+                profile.created_at,
+                profile.last_seen,
+                profile.username,
+                r.mu,
+                r.sigma,
+                r.ordinal,
+                r.matches,
+            )
+
+    async def get_profile(self, profile_id: str) -> Profile | None:
+        async with self.db.read() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_PROFILE} FROM player_profiles WHERE id = ?", profile_id
+            )
+        return _profile(rows[0]) if rows else None
+
+    async def update_profile(
+        self,
+        profile_id: str,
+        name: str | None = None,
+        avatar: str | None = None,
+        language: str | None = None,
+    ) -> Profile | None:
+        async with self.db.write() as conn:
+            changed = await conn.execute(
+                "UPDATE player_profiles SET name = coalesce(?, name),"
+                " avatar = coalesce(?, avatar), language = coalesce(?, language)"
+                " WHERE id = ? AND deleted = 0",
+                name,
+                avatar,
+                language,
+                profile_id,
+            )
+            if not changed:
+                return None
+            rows = await conn.fetch(
+                f"SELECT {_PROFILE} FROM player_profiles WHERE id = ?", profile_id
+            )
+        return _profile(rows[0])
+
+    # ---------------------------------------------------------------- sessions
+
+    async def create_session(
+        self, token_hash: str, profile_id: str, now: int, expires_at: int, how: str
+    ) -> None:
+        async with self.db.write() as conn:
+            await conn.execute(
+                f"INSERT INTO player_sessions ({_SESSION}) VALUES (?, ?, ?, ?, ?, ?)",
+                token_hash,
+                profile_id,
+                now,
+                now,
+                expires_at,
+                how,
+            )
+
+    async def session(
+        self, token_hash: str, now: int, expires_at: int
+    ) -> tuple[Profile, SessionInfo] | None:
+        columns = ", ".join(f"s.{c.strip()}" for c in _SESSION.split(","))
+        profile = ", ".join(f"p.{c.strip()}" for c in _PROFILE.split(","))
+        async with self.db.read() as conn:
+            rows = await conn.fetch(
+                f"SELECT {columns}, {profile} FROM player_sessions s"
+                " JOIN player_profiles p ON p.id = s.profile_id"
+                " WHERE s.token_hash = ? AND s.expires_at > ? AND p.deleted = 0",
+                token_hash,
+                now,
+            )
+        if not rows:
+            return None
+        row = rows[0]
+        info, found = _session(row[:6]), _profile(row[6:])
+        if now - info.last_used >= TOUCH_MS:
+            async with self.db.write() as conn:
+                await conn.execute(
+                    "UPDATE player_sessions SET last_used = ?, expires_at = ? WHERE token_hash = ?",
+                    now,
+                    expires_at,
+                    token_hash,
+                )
+                await conn.execute(
+                    "UPDATE player_profiles SET last_seen = ? WHERE id = ?", now, found.id
+                )
+        return found, info
+
+    async def sessions(self, profile_id: str) -> list[SessionInfo]:
+        async with self.db.read() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_SESSION} FROM player_sessions WHERE profile_id = ?"
+                " ORDER BY created_at, token_hash",
+                profile_id,
+            )
+        return [_session(row) for row in rows]
+
+    async def delete_session(self, token_hash: str) -> None:
+        async with self.db.write() as conn:
+            await conn.execute("DELETE FROM player_sessions WHERE token_hash = ?", token_hash)
+
+    async def delete_sessions(self, profile_id: str, keep: str | None = None) -> int:
+        async with self.db.write() as conn:
+            return await conn.execute(
+                "DELETE FROM player_sessions WHERE profile_id = ? AND token_hash <> ?",
+                profile_id,
+                keep or "",
+            )
+
+    # ---------------------------------------------------------------- sign-in
+
+    async def claim(self, profile_id: str, username: str, password_hash: str) -> None:
+        try:
+            async with self.db.write() as conn:
+                changed = await conn.execute(
+                    "UPDATE player_profiles SET username = ?, password_hash = ?"
+                    " WHERE id = ? AND username IS NULL AND deleted = 0",
+                    username,
+                    password_hash,
+                    profile_id,
+                )
+        except Exception as error:
+            if self.db.is_unique_violation(error):
+                raise UsernameTaken(username) from None
+            raise
+        if not changed:
+            raise UsernameTaken(username)
+
+    async def credentials(self, username: str) -> Credentials | None:
+        async with self.db.read() as conn:
+            rows = await conn.fetch(
+                "SELECT id, password_hash FROM player_profiles"
+                " WHERE username = ? AND deleted = 0 AND password_hash IS NOT NULL",
+                username,
+            )
+        return Credentials(rows[0][0], rows[0][1]) if rows else None
+
+    async def set_password(self, profile_id: str, password_hash: str) -> None:
+        async with self.db.write() as conn:
+            await conn.execute(
+                "UPDATE player_profiles SET password_hash = ? WHERE id = ? AND deleted = 0",
+                password_hash,
+                profile_id,
+            )
+
+    async def create_device_code(self, code_hash: str, profile_id: str, expires_at: int) -> None:
+        async with self.db.write() as conn:
+            await conn.execute(
+                "INSERT INTO player_device_codes (code_hash, profile_id, expires_at, used)"
+                " VALUES (?, ?, ?, 0)",
+                code_hash,
+                profile_id,
+                expires_at,
+            )
+
+    async def redeem_device_code(self, code_hash: str, now: int) -> str | None:
+        async with self.db.write() as conn:
+            # One statement: of two redeeming together, one changes the row, one finds it used.
+            rows = await conn.fetch(
+                "UPDATE player_device_codes SET used = 1"
+                " WHERE code_hash = ? AND used = 0 AND expires_at > ? RETURNING profile_id",
+                code_hash,
+                now,
+            )
+            if not rows:
+                return None
+            live = await conn.fetch(
+                "SELECT 1 FROM player_profiles WHERE id = ? AND deleted = 0", rows[0][0]
+            )
+        return str(rows[0][0]) if live else None
+
+    # ---------------------------------------------------------------- deletion
+
+    async def delete_profile(self, profile_id: str) -> bool:
+        async with self.db.write() as conn:
+            return await self._delete(conn, profile_id)
+
+    @staticmethod
+    async def _delete(conn: Conn, profile_id: str) -> bool:
+        changed = await conn.execute(
+            "UPDATE player_profiles SET deleted = 1, name = '', avatar = '', language = '',"
+            " username = NULL, password_hash = NULL WHERE id = ? AND deleted = 0",
+            profile_id,
+        )
+        if not changed:
+            return False
+        await conn.execute("DELETE FROM player_sessions WHERE profile_id = ?", profile_id)
+        await conn.execute("DELETE FROM player_device_codes WHERE profile_id = ?", profile_id)
+        # The matches stay (they are the other players' too), without the name it had.
+        await conn.execute(
+            "UPDATE player_match_seats SET name = NULL WHERE profile_id = ?", profile_id
+        )
+        return True
+
+    async def forget_guests(self, seen_before: int, now: int, limit: int) -> int:
+        async with self.db.write() as conn:
+            rows = await conn.fetch(
+                "SELECT id FROM player_profiles WHERE username IS NULL AND deleted = 0"
+                " AND last_seen < ? ORDER BY last_seen LIMIT ?",
+                seen_before,
+                limit,
+            )
+            for row in rows:
+                await self._delete(conn, row[0])
+            await conn.execute("DELETE FROM player_sessions WHERE expires_at <= ?", now)
+            await conn.execute("DELETE FROM player_device_codes WHERE expires_at <= ?", now)
+        return len(rows)
+
+    # ---------------------------------------------------------------- matches
+
+    async def record_match(self, record: MatchRecord) -> Recorded:
+        async with self.db.write() as conn:
+            inserted = await conn.fetch(
+                "INSERT INTO player_matches (code, number, finished_at, rated, rounds)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (code, number) DO NOTHING RETURNING 1",
+                record.code,
+                record.number,
+                record.finished_at,
+                int(record.rated),
+                record.rounds,
+            )
+            if not inserted:
+                return Recorded(False, await self._changes(conn, record.code, record.number))
+            ids = sorted({s.profile_id for s in record.seats if s.profile_id is not None})
+            current: dict[str, Rating] = {}
+            if ids:
+                marks = ", ".join("?" for _ in ids)
+                rows = await conn.fetch(
+                    "SELECT id, mu, sigma, rated_matches FROM player_profiles"
+                    f" WHERE id IN ({marks}) AND deleted = 0 ORDER BY id{self.db.for_update}",
+                    *ids,
+                )
+                current = {r[0]: Rating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
+            # A seat whose profile is gone (deleted during the match) plays as a newcomer
+            # and is kept as a former player's.
+            gone = {s.seat for s in record.seats if s.profile_id and s.profile_id not in current}
+            known = [replace(s, profile_id=None) if s.seat in gone else s for s in record.seats]
+            after = ratings.rate(
+                MatchRecord(record.code, record.number, record.finished_at, record.rated,
+                            tuple(known), record.rounds),
+                current,
+            )  # fmt: skip
+            if after:
+                await conn.executemany(
+                    "UPDATE player_profiles SET mu = ?, sigma = ?, ordinal = ?,"
+                    " rated_matches = ? WHERE id = ?",
+                    [(r.mu, r.sigma, r.ordinal, r.matches, pid) for pid, r in after.items()],
+                )
+            rows_out = []
+            for s in known:
+                before = current.get(s.profile_id or "") if s.profile_id in after else None
+                new = after.get(s.profile_id or "")
+                rows_out.append(
+                    (
+                        record.code, record.number, s.seat, s.team,
+                        None if s.seat in gone else s.name, s.rank, s.place,
+                        s.profile_id, s.bot_level, record.finished_at,
+                        None if before is None else before.mu,
+                        None if before is None else before.sigma,
+                        None if new is None else new.mu,
+                        None if new is None else new.sigma,
+                    )
+                )  # fmt: skip
+            await conn.executemany(
+                "INSERT INTO player_match_seats (code, number, seat, team, name, rank, place,"
+                " profile_id, bot_level, finished_at, mu_before, sigma_before, mu_after,"
+                " sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows_out,
+            )
+        return Recorded(
+            True,
+            tuple(
+                RatingChange(pid, current.get(pid, ratings.NEWCOMER), rating)
+                for pid, rating in after.items()
+            ),
+        )
+
+    @staticmethod
+    async def _changes(conn: Conn, code: str, number: int) -> tuple[RatingChange, ...]:
+        rows = await conn.fetch(
+            "SELECT s.profile_id, s.mu_before, s.sigma_before, s.mu_after, s.sigma_after,"
+            " p.rated_matches FROM player_match_seats s"
+            " JOIN player_profiles p ON p.id = s.profile_id"
+            " WHERE s.code = ? AND s.number = ? AND s.mu_after IS NOT NULL ORDER BY s.seat",
+            code,
+            number,
+        )
+        return tuple(
+            RatingChange(r[0], Rating(float(r[1]), float(r[2])), Rating(float(r[3]), float(r[4])))
+            for r in rows
+        )
+
+    async def history(
+        self, profile_id: str, limit: int, after: str | None = None
+    ) -> list[HistoryEntry]:
+        start = parse_cursor(after) if after else None
+        keyset = ""
+        args: list[Any] = [profile_id]
+        if start is not None:
+            keyset = " AND (me.finished_at, me.code, me.number) < (?, ?, ?)"
+            args += list(start)
+        args.append(limit)
+        async with self.db.read() as conn:
+            rows = await conn.fetch(
+                "WITH page AS (SELECT me.code, me.number, me.finished_at, me.seat, me.rank,"
+                " me.place, me.mu_before, me.sigma_before, me.mu_after, me.sigma_after"
+                " FROM player_match_seats me WHERE me.profile_id = ?" + keyset +
+                " ORDER BY me.finished_at DESC, me.code DESC, me.number DESC LIMIT ?)"
+                " SELECT page.code, page.number, page.finished_at, page.seat, page.rank,"
+                " page.place, page.mu_before, page.sigma_before, page.mu_after,"
+                " page.sigma_after, m.rated, m.rounds, s.seat, s.team, s.name, s.rank, s.place,"
+                " s.profile_id, s.bot_level, p.deleted"
+                " FROM page JOIN player_matches m ON m.code = page.code AND m.number = page.number"
+                " JOIN player_match_seats s ON s.code = page.code AND s.number = page.number"
+                " LEFT JOIN player_profiles p ON p.id = s.profile_id"
+                " ORDER BY page.finished_at DESC, page.code DESC, page.number DESC, s.seat",
+                *args,
+            )  # fmt: skip
+        entries: list[HistoryEntry] = []
+        seats: list[SeatSummary] = []
+        for i, row in enumerate(rows):
+            deleted = bool(row[19])
+            seats.append(
+                SeatSummary(
+                    seat=int(row[12]),
+                    team=int(row[13]),
+                    name=FORMER_PLAYER if deleted or row[14] is None else row[14],
+                    rank=int(row[15]),
+                    place=row[16],
+                    profile_id=None if deleted else row[17],
+                    bot_level=row[18],
+                )
+            )
+            last = i + 1 == len(rows) or (rows[i + 1][0], rows[i + 1][1]) != (row[0], row[1])
+            if last:
+                rated = row[8] is not None
+                entries.append(
+                    HistoryEntry(
+                        code=row[0],
+                        number=int(row[1]),
+                        finished_at=int(row[2]),
+                        rated=bool(row[10]),
+                        rounds=int(row[11] or 0),
+                        seat=int(row[3]),
+                        won=int(row[4]) == 1,
+                        place=row[5],
+                        before=Rating(float(row[6]), float(row[7])) if rated else None,
+                        after=Rating(float(row[8]), float(row[9])) if rated else None,
+                        seats=tuple(seats),
+                    )
+                )
+                seats = []
+        return entries
+
+    async def stats(self, profile_id: str, tallies: int = 20) -> Stats:
+        async with self.db.read() as conn:
+            totals = await conn.fetch(
+                "SELECT count(*), coalesce(sum(CASE WHEN s.rank = 1 THEN 1 ELSE 0 END), 0),"
+                " coalesce(sum(m.rated), 0), coalesce(sum(m.rounds), 0), avg(s.place)"
+                " FROM player_match_seats s"
+                " JOIN player_matches m ON m.code = s.code AND m.number = s.number"
+                " WHERE s.profile_id = ?",
+                profile_id,
+            )
+            lists = []
+            for same in (True, False):
+                lists.append(
+                    await conn.fetch(
+                        "SELECT o.profile_id, max(p.name), max(p.deleted), count(*),"
+                        " sum(CASE WHEN me.rank = 1 THEN 1 ELSE 0 END)"
+                        " FROM player_match_seats me JOIN player_match_seats o"
+                        " ON o.code = me.code AND o.number = me.number AND o.seat <> me.seat"
+                        " JOIN player_profiles p ON p.id = o.profile_id"
+                        f" WHERE me.profile_id = ? AND o.team {'=' if same else '<>'} me.team"
+                        " AND o.profile_id <> me.profile_id"
+                        " GROUP BY o.profile_id ORDER BY count(*) DESC, o.profile_id LIMIT ?",
+                        profile_id,
+                        tallies,
+                    )
+                )
+        t = totals[0]
+
+        def tally(row: Row) -> Tally:
+            deleted = bool(row[2])
+            return Tally(
+                "" if deleted else row[0],
+                FORMER_PLAYER if deleted else row[1],
+                int(row[3]),
+                int(row[4]),
+            )
+
+        return Stats(
+            matches=int(t[0]),
+            wins=int(t[1]),
+            rated_matches=int(t[2]),
+            rounds=int(t[3]),
+            average_place=None if t[4] is None else float(t[4]),
+            partners=tuple(tally(r) for r in lists[0]),
+            opponents=tuple(tally(r) for r in lists[1]),
+        )
+
+    # ---------------------------------------------------------------- leaderboards
+
+    _BOARD = (
+        "SELECT id, name, avatar, mu, sigma, rated_matches FROM player_profiles"
+        f" WHERE rated_matches >= {PROVISIONAL_MATCHES} AND deleted = 0"
+    )
+
+    async def top(self, limit: int) -> list[RatingRow]:
+        async with self.db.read() as conn:
+            rows = await conn.fetch(self._BOARD + " ORDER BY ordinal DESC, id LIMIT ?", limit)
+        return [_row(i + 1, row) for i, row in enumerate(rows)]
+
+    async def rank(self, profile_id: str) -> int | None:
+        async with self.db.read() as conn:
+            mine = await conn.fetch(
+                "SELECT ordinal FROM player_profiles WHERE id = ? AND deleted = 0"
+                f" AND rated_matches >= {PROVISIONAL_MATCHES}",
+                profile_id,
+            )
+            if not mine:
+                return None
+            above = await conn.fetch(
+                "SELECT count(*) FROM player_profiles"
+                f" WHERE rated_matches >= {PROVISIONAL_MATCHES} AND deleted = 0"
+                " AND (ordinal > ? OR (ordinal = ? AND id < ?))",
+                mine[0][0],
+                mine[0][0],
+                profile_id,
+            )
+        return int(above[0][0]) + 1
+
+    async def played_with(self, profile_id: str, limit: int) -> list[RatingRow]:
+        async with self.db.read() as conn:
+            rows = await conn.fetch(
+                "WITH mates AS (SELECT DISTINCT o.profile_id AS id FROM player_match_seats me"
+                " JOIN player_match_seats o ON o.code = me.code AND o.number = me.number"
+                " WHERE me.profile_id = ? AND o.profile_id IS NOT NULL)"
+                " SELECT p.id, p.name, p.avatar, p.mu, p.sigma, p.rated_matches"
+                " FROM player_profiles p"
+                " WHERE (p.id IN (SELECT id FROM mates) OR p.id = ?) AND p.deleted = 0"
+                " ORDER BY p.ordinal DESC, p.id LIMIT ?",
+                profile_id,
+                profile_id,
+                limit,
+            )
+        return [_row(i + 1, row) for i, row in enumerate(rows)]
+
+
+def _row(rank: int, row: Row) -> RatingRow:
+    return RatingRow(
+        rank, row[0], row[1], row[2], Rating(float(row[3]), float(row[4]), int(row[5]))
+    )

@@ -1,0 +1,285 @@
+"""Players over HTTP (docs/players.md, "HTTP"): the profile, sign-in and sign-out, device
+codes, deletion and export, public profiles, history and leaderboards.
+
+The session is a cookie (``fof_session``: HttpOnly, SameSite=Lax, Secure when the request
+came over HTTPS), never a URL's part nor a body's. Every state-changing request (POST, PATCH,
+DELETE) needs a session and proves it comes from the page: its ``X-CSRF-Token`` header is
+the session's CSRF token (the ``fof_csrf`` cookie, readable by the page's script; another
+site can neither read it nor make it), and its ``Origin``, when sent, is the server's own
+(or one of ``allowed_origins``). ``GET /api/me`` makes a guest and its session on the first
+visit.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from ..errors import ErrorCode
+from ..players import tokens
+from ..players.errors import PlayerCode, PlayerError
+from ..players.service import SESSION_DAYS, Current, Players, SignedIn, profile_dict
+from ..ratelimit import address_key
+from ..storage.values import StorageError
+
+SESSION_COOKIE = "fof_session"
+CSRF_COOKIE = "fof_csrf"
+CSRF_HEADER = "X-CSRF-Token"
+#: The largest request body read (the app's own limit, bodies.py, applies first when wired).
+MAX_BODY = 4096
+
+
+def _json(body: Any, status: int = 200) -> Response:
+    response = Response(orjson.dumps(body), status_code=status, media_type="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _refuse(error: PlayerError) -> Response:
+    response = _json({"error": error.to_dict()}, error.status)
+    if error.retry_after is not None:
+        response.headers["Retry-After"] = str(max(1, int(error.retry_after + 0.999)))
+    return response
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise PlayerError(ErrorCode.TOO_LARGE, f"a body has at most {MAX_BODY} bytes")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise PlayerError(ErrorCode.BAD_JSON, "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise PlayerError(ErrorCode.BAD_JSON, "the body must be a JSON object")
+    return data
+
+
+def _set_session(request: Request, response: Response, signed: SignedIn) -> None:
+    secure = request.url.scheme == "https"
+    age = SESSION_DAYS * 86_400
+    response.set_cookie(
+        SESSION_COOKIE, signed.token, max_age=age, httponly=True, samesite="lax", secure=secure
+    )
+    response.set_cookie(
+        CSRF_COOKIE, signed.csrf, max_age=age, httponly=False, samesite="lax", secure=secure
+    )
+
+
+def _clear_session(request: Request, response: Response) -> None:
+    secure = request.url.scheme == "https"
+    for name, http_only in ((SESSION_COOKIE, True), (CSRF_COOKIE, False)):
+        response.delete_cookie(name, httponly=http_only, samesite="lax", secure=secure)
+
+
+def players_router(
+    players: Players, limit_loopback: bool = False, allowed_origins: Iterable[str] = ()
+) -> APIRouter:
+    """The players' routes over ``players``; ``allowed_origins``: origins besides the
+    server's own whose pages may change a profile (``https://example.org``)."""
+    router = APIRouter()
+    origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
+
+    def address(request: Request) -> str | None:
+        client = request.client
+        return address_key(client.host if client else None, limit_loopback)
+
+    def same_origin(request: Request) -> bool:
+        origin = request.headers.get("origin")
+        if origin is None:
+            # No Origin: not a browser's cross-site request (they send it on every POST,
+            # PATCH and DELETE), unless Fetch Metadata says it is one.
+            return request.headers.get("sec-fetch-site", "same-origin") in ("same-origin", "none")
+        own = f"{request.url.scheme}://{request.headers.get('host', '')}".lower()
+        return origin.lower() in (own, *origins)
+
+    async def session(request: Request) -> Current:
+        current = await players.current(request.cookies.get(SESSION_COOKIE))
+        if current is None:
+            raise PlayerError(PlayerCode.NO_SESSION, "no session: GET /api/me first")
+        return current
+
+    async def changing(request: Request) -> Current:
+        """The session of a state-changing request, once it has proved it is the page's."""
+        if not same_origin(request):
+            raise PlayerError(PlayerCode.BAD_CSRF, "a request from another site")
+        current = await session(request)
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not hmac.compare_digest(sent.encode(), tokens.csrf_token(current.token).encode()):
+            raise PlayerError(PlayerCode.BAD_CSRF, f"the {CSRF_HEADER} header is missing or wrong")
+        return current
+
+    async def answer(request: Request, work: Callable[[], Awaitable[Response]]) -> Response:
+        try:
+            return await work()
+        except PlayerError as error:
+            response = _refuse(error)
+        except StorageError:
+            response = _refuse(
+                PlayerError(ErrorCode.STORAGE_ERROR, "the server cannot reach its database")
+            )
+        if response.status_code == 401:
+            _clear_session(request, response)
+        return response
+
+    def signed_in(request: Request, signed: SignedIn, status: int = 200) -> Response:
+        response = _json({"profile": profile_dict(signed.profile), "csrf": signed.csrf}, status)
+        _set_session(request, response, signed)
+        return response
+
+    @router.get("/api/me")
+    async def me(request: Request) -> Response:
+        async def work() -> Response:
+            current = await players.current(request.cookies.get(SESSION_COOKIE))
+            if current is not None:
+                return _json(
+                    {
+                        "profile": profile_dict(current.profile),
+                        "csrf": tokens.csrf_token(current.token),
+                    }
+                )
+            language = request.headers.get("accept-language", "")[:2].lower() or None
+            return signed_in(request, await players.start_guest(address(request), language), 201)
+
+        return await answer(request, work)
+
+    @router.patch("/api/me")
+    async def change_me(request: Request) -> Response:
+        async def work() -> Response:
+            current = await changing(request)
+            profile = await players.update(current, await _body(request))
+            return _json({"profile": profile_dict(profile)})
+
+        return await answer(request, work)
+
+    @router.post("/api/me/claim")
+    async def claim(request: Request) -> Response:
+        async def work() -> Response:
+            current = await changing(request)
+            body = await _body(request)
+            signed = await players.claim(
+                current, body.get("username"), body.get("password"), address(request)
+            )
+            return signed_in(request, signed)
+
+        return await answer(request, work)
+
+    @router.post("/api/session")
+    async def sign_in(request: Request) -> Response:
+        async def work() -> Response:
+            current = await changing(request)
+            body = await _body(request)
+            signed = await players.sign_in(
+                body.get("username"), body.get("password"), address(request), current.token
+            )
+            return signed_in(request, signed)
+
+        return await answer(request, work)
+
+    @router.delete("/api/session")
+    async def sign_out(request: Request) -> Response:
+        async def work() -> Response:
+            await players.sign_out(await changing(request))
+            response = _json({"ok": True})
+            _clear_session(request, response)
+            return response
+
+        return await answer(request, work)
+
+    @router.delete("/api/sessions")
+    async def sign_out_everywhere(request: Request) -> Response:
+        async def work() -> Response:
+            ended = await players.sign_out_everywhere(await changing(request))
+            response = _json({"ok": True, "sessions_ended": ended})
+            _clear_session(request, response)
+            return response
+
+        return await answer(request, work)
+
+    @router.post("/api/me/password")
+    async def change_password(request: Request) -> Response:
+        async def work() -> Response:
+            current = await changing(request)
+            body = await _body(request)
+            signed = await players.change_password(
+                current, body.get("old_password"), body.get("new_password"), address(request)
+            )
+            return signed_in(request, signed)
+
+        return await answer(request, work)
+
+    @router.post("/api/me/device-code")
+    async def device_code(request: Request) -> Response:
+        async def work() -> Response:
+            code = await players.create_device_code(await changing(request))
+            return _json(
+                {"code": code.code, "expires_at": code.expires_at, "qr_svg": code.qr_svg}, 201
+            )
+
+        return await answer(request, work)
+
+    @router.post("/api/session/device")
+    async def redeem(request: Request) -> Response:
+        async def work() -> Response:
+            current = await changing(request)
+            body = await _body(request)
+            signed = await players.redeem_device_code(
+                body.get("code"), address(request), current.token
+            )
+            return signed_in(request, signed)
+
+        return await answer(request, work)
+
+    @router.delete("/api/me")
+    async def delete_me(request: Request) -> Response:
+        async def work() -> Response:
+            await players.delete(await changing(request))
+            response = _json({"ok": True})
+            _clear_session(request, response)
+            return response
+
+        return await answer(request, work)
+
+    @router.get("/api/me/export")
+    async def export(request: Request) -> Response:
+        async def work() -> Response:
+            response = _json(await players.export(await session(request)))
+            response.headers["Content-Disposition"] = 'attachment; filename="414-my-data.json"'
+            return response
+
+        return await answer(request, work)
+
+    @router.get("/api/me/games")
+    async def games(request: Request, limit: int = 20, after: str | None = None) -> Response:
+        async def work() -> Response:
+            page, cursor = await players.history(await session(request), limit, after)
+            return _json({"games": [h.to_dict() for h in page], "next": cursor})
+
+        return await answer(request, work)
+
+    @router.get("/api/players/{profile_id}")
+    async def public(request: Request, profile_id: str) -> Response:
+        async def work() -> Response:
+            return _json({"player": await players.public(profile_id)})
+
+        return await answer(request, work)
+
+    @router.get("/api/leaderboard")
+    async def leaderboard(request: Request, limit: int = 100, among: str = "all") -> Response:
+        async def work() -> Response:
+            if among not in ("all", "played"):
+                raise PlayerError(ErrorCode.BAD_OPTION, "among is 'all' or 'played'")
+            current = await players.current(request.cookies.get(SESSION_COOKIE))
+            if among == "played" and current is None:
+                raise PlayerError(PlayerCode.NO_SESSION, "no session: GET /api/me first")
+            rows, rank = await players.leaderboard(limit, current, among == "played")
+            return _json({"rows": [r.to_dict() for r in rows], "your_rank": rank})
+
+        return await answer(request, work)
+
+    return router
