@@ -118,12 +118,12 @@ def players_router(
         try:
             return await work()
         except PlayerError as error:
-            response = _refuse(error)
+            refused = error
         except StorageError:
-            response = _refuse(
-                PlayerError(ErrorCode.STORAGE_ERROR, "the server cannot reach its database")
-            )
-        if response.status_code == 401:
+            refused = PlayerError(ErrorCode.STORAGE_ERROR, "the server cannot reach its database")
+        response = _refuse(refused)
+        error_code = refused.code
+        if error_code == PlayerCode.NO_SESSION:  # (a dead cookie: the browser drops it)
             _clear_session(request, response)
         return response
 
