@@ -1,0 +1,259 @@
+"""The players' reads and a match's end at scale, on SQLite and on PostgreSQL.
+
+    python bench/players.py                          # 10,000 profiles, 50,000 matches
+    python bench/players.py --profiles 1000000 --matches 10000000   # the issue's scale
+    python bench/players.py --only sqlite --samples 500
+
+A seeded generator (``--seed``) writes ``--profiles`` profiles and ``--matches`` recorded
+4-player matches (two teams of two; a fifth of the seats are bots of a random level) straight
+into the players' tables (bulk inserts: rating each of millions of matches one by one would
+take hours and measures nothing asked here), with ratings drawn around the newcomer's. Then,
+through the store (players/sqlstore.py) as the server calls it, ``--samples`` times each:
+
+- the global top 100, and a random player's rank;
+- a random player's newest history page (20 matches, every seat), and their stats;
+- a match end: ``record_match`` of a new rated match of 4 random players (the match row, 4
+  seat rows and 4 rating updates in one transaction).
+
+Reported: p50, p99 and max in milliseconds per operation and database. SQLite is a file in a
+temporary directory (WAL, as the server's); PostgreSQL the tests' throwaway server
+(tests/sandbox.py, fsync off as there: the figures are the queries', not the disk's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))  # tests.sandbox: the throwaway PostgreSQL
+
+from fouronefour.server.players.sqlstore import SqlPlayerStore  # noqa: E402
+from fouronefour.server.players.values import MatchRecord, MatchSeat  # noqa: E402
+
+LEVELS = ("beginner", "casual", "strong", "expert")
+BATCH = 20_000
+
+
+def profile_id(i: int) -> str:
+    return f"p{i:08d}"
+
+
+def profiles(rng: random.Random, count: int, played: list[int]) -> Iterator[tuple[Any, ...]]:
+    for i in range(count):
+        mu = rng.gauss(25.0, 3.0)
+        sigma = max(1.0, 8.33 - 0.3 * played[i]) if played[i] else 25 / 3
+        yield (
+            profile_id(i), f"Player {i}", "fox", "en", 0, 0, None, None, mu, sigma,
+            mu - 3 * sigma, played[i], 0,
+        )  # fmt: skip
+
+
+def matches(
+    rng: random.Random, count: int, people: int, played: list[int]
+) -> Iterator[tuple[tuple[Any, ...], list[tuple[Any, ...]]]]:
+    """(match row, its 4 seat rows) for ``count`` matches, a minute apart."""
+    for n in range(count):
+        code = f"B{n // 1000:06d}"
+        at = 1_600_000_000_000 + n * 60_000
+        winner = rng.randrange(2)
+        seats = []
+        chosen = rng.sample(range(people), 4)
+        for seat in range(4):
+            team = seat % 2
+            rank = 1 if team == winner else 2
+            if rng.random() < 0.2:
+                seats.append((code, n % 1000, seat, team, f"Bot {seat + 1}", rank, seat + 1,
+                              None, rng.choice(LEVELS), at, None, None, None, None))  # fmt: skip
+                continue
+            who = chosen[seat]
+            played[who] += 1
+            mu = rng.gauss(25.0, 3.0)
+            seats.append((code, n % 1000, seat, team, f"Player {who}", rank, seat + 1,
+                          profile_id(who), None, at, mu, 5.0, mu + 0.5, 4.9))  # fmt: skip
+        yield (code, n % 1000, at, 1, 8), seats
+
+
+PROFILE_SQL = (
+    "INSERT INTO player_profiles (id, name, avatar, language, created_at, last_seen, username,"
+    " password_hash, mu, sigma, ordinal, rated_matches, deleted) VALUES"
+    " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+MATCH_SQL = (
+    "INSERT INTO player_matches (code, number, finished_at, rated, rounds) VALUES (?, ?, ?, ?, ?)"  # noqa: E501
+)
+SEAT_SQL = (
+    "INSERT INTO player_match_seats (code, number, seat, team, name, rank, place, profile_id,"
+    " bot_level, finished_at, mu_before, sigma_before, mu_after, sigma_after)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def generate(
+    args: argparse.Namespace,
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:  # noqa: E501
+    rng = random.Random(args.seed)
+    played = [0] * args.profiles
+    match_rows: list[tuple[Any, ...]] = []
+    seat_rows: list[tuple[Any, ...]] = []
+    for row, seats in matches(rng, args.matches, args.profiles, played):
+        match_rows.append(row)
+        seat_rows += seats
+    return list(profiles(rng, args.profiles, played)), match_rows, seat_rows
+
+
+def fill_sqlite(path: str, data: tuple[list[Any], list[Any], list[Any]]) -> None:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=OFF")
+    for sql, rows in zip((PROFILE_SQL, MATCH_SQL, SEAT_SQL), data, strict=True):
+        for start in range(0, len(rows), BATCH):
+            conn.execute("BEGIN")
+            conn.executemany(sql, rows[start : start + BATCH])
+            conn.execute("COMMIT")
+    conn.execute("ANALYZE")
+    conn.close()
+
+
+async def fill_postgres(url: str, data: tuple[list[Any], list[Any], list[Any]]) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        for table, rows in zip(
+            ("player_profiles", "player_matches", "player_match_seats"), data, strict=True
+        ):
+            await conn.copy_records_to_table(table, records=rows)
+        await conn.execute("ANALYZE")
+    finally:
+        await conn.close()
+
+
+def percentiles(times: list[float]) -> str:
+    ms = sorted(t * 1000 for t in times)
+    p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+    return f"p50 {statistics.median(ms):7.2f}  p99 {p99:7.2f}  max {ms[-1]:7.2f} ms"
+
+
+async def measure(
+    store: SqlPlayerStore, args: argparse.Namespace, label: str
+) -> dict[str, list[float]]:
+    rng = random.Random(args.seed + 1)
+    # Players who played: the ones a history, stats or rank is asked of.
+    people = [profile_id(rng.randrange(args.profiles)) for _ in range(args.samples)]
+
+    async def timed(work: Callable[[], Awaitable[object]]) -> float:
+        start = time.perf_counter()
+        await work()
+        return time.perf_counter() - start
+
+    results: dict[str, list[float]] = {}
+    operations: list[tuple[str, Callable[[int], Callable[[], Awaitable[object]]]]] = [
+        ("top 100", lambda i: lambda: store.top(100)),
+        ("a player's rank", lambda i: lambda: store.rank(people[i])),
+        ("history page (20)", lambda i: lambda: store.history(people[i], 20)),
+        ("stats", lambda i: lambda: store.stats(people[i])),
+        ("match end, 4 ratings", lambda i: lambda: store.record_match(new_match(rng, args, i))),
+    ]
+    for name, make in operations:
+        for i in range(min(5, args.samples)):  # warm the caches a little
+            if name != "match end, 4 ratings":
+                await make(i)()
+        results[name] = [await timed(make(i)) for i in range(args.samples)]
+        print(f"  {label:10} {name:22} {percentiles(results[name])}", flush=True)
+    return results
+
+
+def new_match(rng: random.Random, args: argparse.Namespace, i: int) -> MatchRecord:
+    chosen = rng.sample(range(args.profiles), 4)
+    seats = tuple(
+        MatchSeat(
+            s, s % 2, f"Player {chosen[s]}", 1 if s % 2 == 0 else 2, s + 1, profile_id(chosen[s])
+        )  # fmt: skip
+        for s in range(4)
+    )
+    return MatchRecord("BENCH", i, 1_700_000_000_000 + i, True, seats, rounds=8)
+
+
+async def run_sqlite(args: argparse.Namespace, data: Any, workdir: Path) -> None:
+    from fouronefour.server.players.sqlite import sqlite_players
+
+    path = str(workdir / "players.db")
+    store = sqlite_players(path)
+    await store.open()  # the schema
+    await store.close()
+    start = time.perf_counter()
+    fill_sqlite(path, data)
+    size = Path(path).stat().st_size / 1e6
+    print(f"SQLite: filled in {time.perf_counter() - start:.1f} s, {size:.0f} MB", flush=True)
+    store = sqlite_players(path)
+    await store.open()
+    try:
+        await measure(store, args, "sqlite")
+    finally:
+        await store.close()
+
+
+async def run_postgres(args: argparse.Namespace, data: Any) -> None:
+    from fouronefour.server.players.postgres import postgres_players
+    from tests import sandbox
+
+    reason = sandbox.missing()
+    if reason:
+        print(f"PostgreSQL: skipped ({reason})")
+        return
+    server = sandbox.LocalPostgres()
+    server.start()
+    try:
+        url = server.new_database()
+        store = postgres_players(url)
+        await store.open()
+        await store.close()
+        start = time.perf_counter()
+        await fill_postgres(url, data)
+        print(f"PostgreSQL: filled in {time.perf_counter() - start:.1f} s", flush=True)
+        store = postgres_players(url)
+        await store.open()
+        try:
+            await measure(store, args, "postgres")
+        finally:
+            await store.close()
+    finally:
+        server.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profiles", type=int, default=10_000)
+    parser.add_argument("--matches", type=int, default=50_000)
+    parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=414)
+    parser.add_argument("--only", choices=("sqlite", "postgres"))
+    args = parser.parse_args()
+    start = time.perf_counter()
+    data = generate(args)
+    print(
+        f"generated {args.profiles:,} profiles, {args.matches:,} matches"
+        f" ({len(data[2]):,} seats) in {time.perf_counter() - start:.1f} s (seed {args.seed})",
+        flush=True,
+    )
+    with tempfile.TemporaryDirectory(prefix="players-bench-") as workdir:
+        if args.only != "postgres":
+            asyncio.run(run_sqlite(args, data, Path(workdir)))
+        if args.only != "sqlite":
+            asyncio.run(run_postgres(args, data))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
