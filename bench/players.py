@@ -90,7 +90,7 @@ PROFILE_SQL = (
     " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 MATCH_SQL = (
-    "INSERT INTO player_matches (code, number, finished_at, rated, rounds) VALUES (?, ?, ?, ?, ?)"  # noqa: E501
+    "INSERT INTO player_matches (code, number, finished_at, rated, rounds) VALUES (?, ?, ?, ?, ?)"
 )
 SEAT_SQL = (
     "INSERT INTO player_match_seats (code, number, seat, team, name, rank, place, profile_id,"
@@ -101,7 +101,7 @@ SEAT_SQL = (
 
 def generate(
     args: argparse.Namespace,
-) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:  # noqa: E501
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     rng = random.Random(args.seed)
     played = [0] * args.profiles
     match_rows: list[tuple[Any, ...]] = []
@@ -179,7 +179,7 @@ def new_match(rng: random.Random, args: argparse.Namespace, i: int) -> MatchReco
     seats = tuple(
         MatchSeat(
             s, s % 2, f"Player {chosen[s]}", 1 if s % 2 == 0 else 2, s + 1, profile_id(chosen[s])
-        )  # fmt: skip
+        )
         for s in range(4)
     )
     return MatchRecord("BENCH", i, 1_700_000_000_000 + i, True, seats, rounds=8)
@@ -205,8 +205,9 @@ async def run_sqlite(args: argparse.Namespace, data: Any, workdir: Path) -> None
 
 
 async def run_postgres(args: argparse.Namespace, data: Any) -> None:
-    from fouronefour.server.players.postgres import postgres_players
     from tests import sandbox
+
+    from fouronefour.server.players.postgres import postgres_players
 
     reason = sandbox.missing()
     if reason:
