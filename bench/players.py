@@ -15,9 +15,13 @@ through the store (players/sqlstore.py) as the server calls it, ``--samples`` ti
 - a match end: ``record_match`` of a new rated match of 4 random players (the match row, 4
   seat rows and 4 rating updates in one transaction).
 
-Reported: p50, p99 and max in milliseconds per operation and database. SQLite is a file in a
-temporary directory (WAL, as the server's); PostgreSQL the tests' throwaway server
-(tests/sandbox.py, fsync off as there: the figures are the queries', not the disk's).
+Reported: p50, p99 and max in milliseconds per operation and database. ``--passwords N``
+also times N argon2id verifications at the documented parameters (players/passwords.py):
+a sign-in's cost, and so how many guesses one core can check a second. SQLite is a file in a
+temporary directory (WAL, as the server's, with the tables' storage open on it as in the
+server, whose checkpointer copies the WAL back beside the writers); PostgreSQL the tests'
+throwaway server (tests/sandbox.py, fsync off as there: the figures are the queries', not
+the disk's).
 """
 
 from __future__ import annotations
@@ -187,6 +191,7 @@ def new_match(rng: random.Random, args: argparse.Namespace, i: int) -> MatchReco
 
 async def run_sqlite(args: argparse.Namespace, data: Any, workdir: Path) -> None:
     from fouronefour.server.players.sqlite import sqlite_players
+    from fouronefour.server.storage.sqlite import GroupCommitStorage
 
     path = str(workdir / "players.db")
     store = sqlite_players(path)
@@ -196,12 +201,16 @@ async def run_sqlite(args: argparse.Namespace, data: Any, workdir: Path) -> None
     fill_sqlite(path, data)
     size = Path(path).stat().st_size / 1e6
     print(f"SQLite: filled in {time.perf_counter() - start:.1f} s, {size:.0f} MB", flush=True)
+    # The tables' storage over the same file, as in the server: its checkpointer copies the
+    # WAL back beside the writers (storage/sqlite.py, _Checkpointer).
+    tables = GroupCommitStorage(path)
     store = sqlite_players(path)
     await store.open()
     try:
         await measure(store, args, "sqlite")
     finally:
         await store.close()
+        tables.close()
 
 
 async def run_postgres(args: argparse.Namespace, data: Any) -> None:
@@ -233,14 +242,37 @@ async def run_postgres(args: argparse.Namespace, data: Any) -> None:
         server.close()
 
 
+def time_passwords(count: int) -> None:
+    from fouronefour.server.players.passwords import MEMORY_KIB, PARALLELISM, TIME_COST, Passwords
+
+    hasher = Passwords()
+    stored = hasher.hash("correct horse battery")
+    times = []
+    for _ in range(count):
+        start = time.perf_counter()
+        hasher.verify(stored, "correct horse battery")
+        times.append(time.perf_counter() - start)
+    per_core = 1 / statistics.median(times)
+    print(
+        f"argon2id m={MEMORY_KIB} KiB t={TIME_COST} p={PARALLELISM}: verify"
+        f" {percentiles(times)}; {per_core:.0f} verifications a second a core",
+        flush=True,
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profiles", type=int, default=10_000)
     parser.add_argument("--matches", type=int, default=50_000)
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--seed", type=int, default=414)
-    parser.add_argument("--only", choices=("sqlite", "postgres"))
+    parser.add_argument("--only", choices=("sqlite", "postgres", "passwords"))
+    parser.add_argument("--passwords", type=int, default=50)
     args = parser.parse_args()
+    if args.passwords:
+        time_passwords(args.passwords)
+    if args.only == "passwords":
+        return 0
     start = time.perf_counter()
     data = generate(args)
     print(
