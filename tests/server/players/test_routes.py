@@ -146,6 +146,18 @@ def test_a_request_from_another_site_changes_nothing(site: Site) -> None:
         assert client.get("/api/me").status_code == 200  # still there, still signed in
         same = send(client, "PATCH", "/api/me", {"name": "Ann"}, Origin="http://testserver")
         assert same.status_code == 200 and same.json()["profile"]["name"] == "Ann"
+        # A TLS proxy that does not say the scheme: the page's https origin is its own.
+        proxied = send(client, "PATCH", "/api/me", {"name": "Bo"}, Origin="https://testserver")
+        assert proxied.status_code == 200
+        other_port = send(client, "PATCH", "/api/me", {"name": "X"}, Origin="http://testserver:81")
+        assert other_port.status_code == 403
+
+
+def test_an_https_page_never_accepts_an_http_origin(site: Site) -> None:
+    with browser(site, "https://testserver") as client:
+        visit(client)
+        answer = send(client, "PATCH", "/api/me", {"name": "X"}, Origin="http://testserver")
+        assert answer.status_code == 403 and code_of(answer) == "bad_csrf"
 
 
 def test_no_session_no_change(site: Site) -> None:

@@ -95,8 +95,11 @@ def players_router(
             # No Origin: not a browser's cross-site request (they send it on every POST,
             # PATCH and DELETE), unless Fetch Metadata says it is one.
             return request.headers.get("sec-fetch-site", "same-origin") in ("same-origin", "none")
-        own = f"{request.url.scheme}://{request.headers.get('host', '')}".lower()
-        return origin.lower() in (own, *origins)
+        host = request.headers.get("host", "").lower()
+        # The page's own origin; https too when the server was reached over plain HTTP (a
+        # TLS proxy that does not say X-Forwarded-Proto): never a weaker scheme.
+        own = {f"{request.url.scheme}://{host}", f"https://{host}"}
+        return origin.lower() in own or origin.lower() in origins
 
     async def session(request: Request) -> Current:
         current = await players.current(request.cookies.get(SESSION_COOKIE))
