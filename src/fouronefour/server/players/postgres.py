@@ -11,13 +11,15 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Coroutine
+from typing import Any, TypeVar
 
 import asyncpg
 
 from ..storage.values import StorageError
 from .sqlstore import Row, SqlPlayerStore
+
+R = TypeVar("R")
 
 #: The advisory lock held while the players' schema is migrated (the tables' is 414_016).
 MIGRATION_LOCK = 414_024
@@ -157,6 +159,9 @@ class PostgresDb:
 
     def is_unique_violation(self, error: BaseException) -> bool:
         return isinstance(error, asyncpg.UniqueViolationError)
+
+    async def run(self, work: Coroutine[Any, Any, R]) -> R:
+        return await work
 
 
 async def migrate(conn: asyncpg.Connection) -> int:

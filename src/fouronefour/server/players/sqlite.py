@@ -2,10 +2,10 @@
 
 The players' tables live beside the tables' own in the one file, made or brought up to date
 in place when opened (:data:`MIGRATIONS`, numbered in ``player_schema``); the tables' own are
-never touched. The store has connections of its own (a writer and a reader, WAL mode), used
-from worker threads, so a read never waits on the event loop nor holds it. Its write
-transactions are a few rows each: the tables' group commit waits at most
-``GroupCommitStorage.BUSY_TIMEOUT`` (50 ms) for the file's write lock before it retries.
+never touched. The store has connections of its own and a thread they are used from
+(:class:`SqliteDb`). Its write transactions are a few rows each, run start to end on that
+thread: the tables' group commit waits at most ``GroupCommitStorage.BUSY_TIMEOUT`` (50 ms)
+for the file's write lock before it retries, and never has to.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, TypeVar
 
 from ..storage.values import StorageError
@@ -58,36 +58,36 @@ MIGRATIONS: tuple[str, ...] = (
 
 
 class _SqliteConn:
-    """A connection used from worker threads, one statement at a time."""
+    """A connection, used from the database's own thread only."""
 
-    def __init__(self, conn: sqlite3.Connection, lock: threading.Lock) -> None:
+    def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
-        self._lock = lock
 
-    async def _run(self, work: Callable[[], T]) -> T:
-        def locked() -> T:
-            with self._lock:
-                return work()
-
+    def _run(self, work: Callable[[], T]) -> T:
         try:
-            return await asyncio.to_thread(locked)
+            return work()
         except sqlite3.IntegrityError:
             raise
         except sqlite3.Error as error:
             raise StorageError(f"the players' database: {error}") from None
 
+    # (Coroutines that never wait: an operation runs start to end on the database's thread.)
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return await self._run(lambda: self._conn.execute(sql, args).fetchall())
+        return self._run(lambda: self._conn.execute(sql, args).fetchall())
 
     async def execute(self, sql: str, *args: Any) -> int:
-        return await self._run(lambda: self._conn.execute(sql, args).rowcount)
+        return self._run(lambda: self._conn.execute(sql, args).rowcount)
 
     async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
-        await self._run(lambda: self._conn.executemany(sql, rows))
+        self._run(lambda: self._conn.executemany(sql, rows))
 
 
 class SqliteDb:
-    """The players' connections to one SQLite file."""
+    """The players' connections to one SQLite file (a writer and a reader, WAL mode), and
+    the thread they are used from: each operation of the store runs there whole, on that
+    thread's own event loop, so the server's loop never waits for the file and a write
+    transaction never waits for the server's loop while it holds the file's write lock
+    (which the tables' group commit, on the server's loop, waits for 50 ms at most)."""
 
     for_update = ""
 
@@ -96,8 +96,8 @@ class SqliteDb:
         self._busy_timeout = busy_timeout
         self._writer: _SqliteConn | None = None
         self._reader: _SqliteConn | None = None
-        #: One transaction at a time on the writer (its statements run in threads).
-        self._writing = asyncio.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(
@@ -109,50 +109,73 @@ class SqliteDb:
         return conn
 
     async def open(self) -> None:
-        def connect() -> tuple[sqlite3.Connection, sqlite3.Connection]:
+        loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=loop.run_forever, name="players-sqlite", daemon=True)
+        self._thread.start()
+        self._loop = loop
+
+        async def connect() -> None:
             writer = self._connect()
             migrate(writer)
+            self._writer = _SqliteConn(writer)
             # (An in-memory database is one connection's own: the reader is the writer.)
-            return writer, writer if self.path == ":memory:" else self._connect()
+            self._reader = self._writer if self.path == ":memory:" else _SqliteConn(self._connect())
 
         try:
-            writer, reader = await asyncio.to_thread(connect)
+            await self.run(connect())
         except sqlite3.Error as error:
+            await self.close()
             raise StorageError(f"cannot open the players' database ({error})") from None
-        lock = threading.Lock()
-        self._writer = _SqliteConn(writer, lock)
-        self._reader = self._writer if reader is writer else _SqliteConn(reader, threading.Lock())
 
     async def close(self) -> None:
-        for conn in {id(c): c for c in (self._writer, self._reader) if c is not None}.values():
-            conn._conn.close()
-        self._writer = self._reader = None
+        loop, thread = self._loop, self._thread
+        if loop is None or thread is None:
+            return
+
+        async def disconnect() -> None:
+            for conn in {id(c): c for c in (self._writer, self._reader) if c}.values():
+                conn._conn.close()
+            self._writer = self._reader = None
+
+        await self.run(disconnect())
+        loop.call_soon_threadsafe(loop.stop)
+        await asyncio.to_thread(thread.join)
+        loop.close()
+        self._loop = self._thread = None
+
+    async def run(self, work: Coroutine[Any, Any, T]) -> T:
+        loop = self._loop
+        if loop is None:
+            work.close()
+            raise StorageError("the players' database is not open")
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            return await work
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, loop))
 
     @contextlib.asynccontextmanager
     async def write(self) -> AsyncIterator[_SqliteConn]:
         conn = self._writer
         if conn is None:
             raise StorageError("the players' database is not open")
-        async with self._writing:
-            await conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                with contextlib.suppress(StorageError):
-                    await conn.execute("ROLLBACK")
-                raise
-            await conn.execute("COMMIT")
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            with contextlib.suppress(StorageError):
+                await conn.execute("ROLLBACK")
+            raise
+        await conn.execute("COMMIT")
 
     @contextlib.asynccontextmanager
     async def read(self) -> AsyncIterator[_SqliteConn]:
         conn = self._reader
         if conn is None:
             raise StorageError("the players' database is not open")
-        if conn is self._writer:
-            async with self._writing:
-                yield conn
-        else:
-            yield conn
+        yield conn
 
     def is_unique_violation(self, error: BaseException) -> bool:
         return isinstance(error, sqlite3.IntegrityError) and "UNIQUE" in str(error)

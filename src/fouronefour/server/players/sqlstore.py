@@ -9,9 +9,9 @@ statement reads the same rows from either.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from . import ratings
 from .store import UsernameTaken
@@ -33,6 +33,8 @@ from .values import (
 )
 
 Row = Sequence[Any]
+R = TypeVar("R")
+P = ParamSpec("P")
 
 #: A session's expiry is pushed back at most once an hour (a write per request otherwise).
 TOUCH_MS = 3_600_000
@@ -66,6 +68,12 @@ class Db(Protocol):
     def read(self) -> contextlib.AbstractAsyncContextManager[Conn]: ...
 
     def is_unique_violation(self, error: BaseException) -> bool: ...
+
+    async def run(self, work: Coroutine[Any, Any, R]) -> R:
+        """Run one of the store's operations (``work``) where its statements run: SQLite's
+        on the database's own thread, start to end (a transaction never waits for the
+        event loop while it holds the file's write lock); PostgreSQL's here."""
+        ...
 
 
 _PROFILE = (
@@ -110,6 +118,19 @@ def parse_cursor(cursor: str) -> tuple[int, str, int] | None:
     return int(head), code, int(number)
 
 
+def _on_db(
+    operation: Callable[Concatenate[SqlPlayerStore, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[SqlPlayerStore, P], Coroutine[Any, Any, R]]:
+    """An operation of the store, run by its database (:meth:`Db.run`)."""
+
+    async def run(self: SqlPlayerStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await self.db.run(operation(self, *args, **kwargs))
+
+    # (Not functools.wraps: mypy reads what it returns as another type.)
+    run.__name__, run.__doc__ = operation.__name__, operation.__doc__
+    return run
+
+
 class SqlPlayerStore:
     """:class:`~.store.PlayerStore` over a :class:`Db`."""
 
@@ -124,6 +145,7 @@ class SqlPlayerStore:
 
     # ---------------------------------------------------------------- profiles
 
+    @_on_db
     async def create_profile(self, profile: Profile) -> None:
         r = profile.rating
         async with self.db.write() as conn:
@@ -144,6 +166,7 @@ class SqlPlayerStore:
                 r.matches,
             )
 
+    @_on_db
     async def get_profile(self, profile_id: str) -> Profile | None:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -151,6 +174,7 @@ class SqlPlayerStore:
             )
         return _profile(rows[0]) if rows else None
 
+    @_on_db
     async def update_profile(
         self,
         profile_id: str,
@@ -177,6 +201,7 @@ class SqlPlayerStore:
 
     # ---------------------------------------------------------------- sessions
 
+    @_on_db
     async def create_session(
         self, token_hash: str, profile_id: str, now: int, expires_at: int, how: str
     ) -> None:
@@ -191,6 +216,7 @@ class SqlPlayerStore:
                 how,
             )
 
+    @_on_db
     async def session(
         self, token_hash: str, now: int, expires_at: int
     ) -> tuple[Profile, SessionInfo] | None:
@@ -221,6 +247,7 @@ class SqlPlayerStore:
                 )
         return found, info
 
+    @_on_db
     async def sessions(self, profile_id: str) -> list[SessionInfo]:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -230,10 +257,12 @@ class SqlPlayerStore:
             )
         return [_session(row) for row in rows]
 
+    @_on_db
     async def delete_session(self, token_hash: str) -> None:
         async with self.db.write() as conn:
             await conn.execute("DELETE FROM player_sessions WHERE token_hash = ?", token_hash)
 
+    @_on_db
     async def delete_sessions(self, profile_id: str, keep: str | None = None) -> int:
         async with self.db.write() as conn:
             return await conn.execute(
@@ -244,6 +273,7 @@ class SqlPlayerStore:
 
     # ---------------------------------------------------------------- sign-in
 
+    @_on_db
     async def claim(self, profile_id: str, username: str, password_hash: str) -> None:
         try:
             async with self.db.write() as conn:
@@ -261,6 +291,7 @@ class SqlPlayerStore:
         if not changed:
             raise UsernameTaken(username)
 
+    @_on_db
     async def credentials(self, username: str) -> Credentials | None:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -270,6 +301,7 @@ class SqlPlayerStore:
             )
         return Credentials(rows[0][0], rows[0][1]) if rows else None
 
+    @_on_db
     async def set_password(self, profile_id: str, password_hash: str) -> None:
         async with self.db.write() as conn:
             await conn.execute(
@@ -278,6 +310,7 @@ class SqlPlayerStore:
                 profile_id,
             )
 
+    @_on_db
     async def create_device_code(self, code_hash: str, profile_id: str, expires_at: int) -> None:
         async with self.db.write() as conn:
             await conn.execute(
@@ -288,6 +321,7 @@ class SqlPlayerStore:
                 expires_at,
             )
 
+    @_on_db
     async def redeem_device_code(self, code_hash: str, now: int) -> str | None:
         async with self.db.write() as conn:
             # One statement: of two redeeming together, one changes the row, one finds it used.
@@ -306,6 +340,7 @@ class SqlPlayerStore:
 
     # ---------------------------------------------------------------- deletion
 
+    @_on_db
     async def delete_profile(self, profile_id: str) -> bool:
         async with self.db.write() as conn:
             return await self._delete(conn, profile_id)
@@ -327,6 +362,7 @@ class SqlPlayerStore:
         )
         return True
 
+    @_on_db
     async def forget_guests(self, seen_before: int, now: int, limit: int) -> int:
         async with self.db.write() as conn:
             rows = await conn.fetch(
@@ -343,6 +379,7 @@ class SqlPlayerStore:
 
     # ---------------------------------------------------------------- matches
 
+    @_on_db
     async def record_match(self, record: MatchRecord) -> Recorded:
         async with self.db.write() as conn:
             inserted = await conn.fetch(
@@ -425,6 +462,7 @@ class SqlPlayerStore:
             for r in rows
         )
 
+    @_on_db
     async def history(
         self, profile_id: str, limit: int, after: str | None = None
     ) -> list[HistoryEntry]:
@@ -487,6 +525,7 @@ class SqlPlayerStore:
                 seats = []
         return entries
 
+    @_on_db
     async def stats(self, profile_id: str, tallies: int = 20) -> Stats:
         async with self.db.read() as conn:
             totals = await conn.fetch(
@@ -541,11 +580,13 @@ class SqlPlayerStore:
         f" WHERE rated_matches >= {PROVISIONAL_MATCHES} AND deleted = 0"
     )
 
+    @_on_db
     async def top(self, limit: int) -> list[RatingRow]:
         async with self.db.read() as conn:
             rows = await conn.fetch(self._BOARD + " ORDER BY ordinal DESC, id LIMIT ?", limit)
         return [_row(i + 1, row) for i, row in enumerate(rows)]
 
+    @_on_db
     async def rank(self, profile_id: str) -> int | None:
         async with self.db.read() as conn:
             mine = await conn.fetch(
@@ -565,6 +606,7 @@ class SqlPlayerStore:
             )
         return int(above[0][0]) + 1
 
+    @_on_db
     async def played_with(self, profile_id: str, limit: int) -> list[RatingRow]:
         async with self.db.read() as conn:
             rows = await conn.fetch(
