@@ -7,7 +7,8 @@
 A seeded generator (``--seed``) writes ``--profiles`` profiles and ``--matches`` recorded
 4-player matches (two teams of two; a fifth of the seats are bots of a random level) straight
 into the players' tables (bulk inserts: rating each of millions of matches one by one would
-take hours and measures nothing asked here), with ratings drawn around the newcomer's. Then,
+take hours and measures nothing asked here), with ratings drawn around the newcomer's, and
+the leaderboard's buckets counted (``rebuild_board``). Then,
 through the store (players/sqlstore.py) as the server calls it, ``--samples`` times each:
 
 - the global top 100, and a random player's rank;
@@ -134,10 +135,10 @@ async def fill_postgres(url: str, data: tuple[list[Any], list[Any], list[Any]]) 
 
     conn = await asyncpg.connect(url)
     try:
-        for table, rows in zip(
-            ("player_profiles", "player_matches", "player_match_seats"), data, strict=True
-        ):
-            await conn.copy_records_to_table(table, records=rows)
+        for sql, rows in zip((PROFILE_SQL, MATCH_SQL, SEAT_SQL), data, strict=True):
+            table, _, rest = sql.removeprefix("INSERT INTO ").partition(" (")
+            columns = [c.strip() for c in rest.partition(")")[0].split(",")]
+            await conn.copy_records_to_table(table, records=rows, columns=columns)
         await conn.execute("ANALYZE")
     finally:
         await conn.close()
@@ -207,6 +208,7 @@ async def run_sqlite(args: argparse.Namespace, data: Any, workdir: Path) -> None
     store = sqlite_players(path)
     await store.open()
     try:
+        await store.rebuild_board()
         await measure(store, args, "sqlite")
     finally:
         await store.close()
@@ -235,6 +237,7 @@ async def run_postgres(args: argparse.Namespace, data: Any) -> None:
         store = postgres_players(url)
         await store.open()
         try:
+            await store.rebuild_board()
             await measure(store, args, "postgres")
         finally:
             await store.close()

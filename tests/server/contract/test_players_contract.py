@@ -9,8 +9,10 @@ players' new tables.
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -26,6 +28,7 @@ from fouronefour.server.players.values import (
     MatchRecord,
     MatchSeat,
     Profile,
+    Rating,
 )
 from fouronefour.server.storage import StoredSeat, StoredTable
 from fouronefour.server.storage.sqlite import GroupCommitStorage
@@ -273,11 +276,18 @@ def test_leaderboards(make_store: StoreFactory) -> None:
         assert await store.rank("cid") in (3, 4) and await store.rank("eve") is None
         assert await store.rank("ann") == 1
         assert [r.profile_id for r in await store.top(1)] == ["ann"]
+        # Every rank is its place in the ordering, also after a profile leaves the board.
+        await store.delete_profile("bob")
+        await store.record_match(four("L", 99, ("cid", "dan"), ("ann", "bot:expert"), 99))
+        board = await store.top(10)
+        assert [r.profile_id for r in board if r.profile_id == "bob"] == [] and len(board) == 3
+        for row in board:
+            assert await store.rank(row.profile_id) == row.rank
         # Among those eve played with: her and them only.
         await store.record_match(four("M", 1, ("eve", "bot:casual"), ("dan", "bot:strong"), 99))
-        board = await store.played_with("eve", 10)
-        assert {r.profile_id for r in board} == {"dan", "eve"}
-        assert board[0].rating.ordinal >= board[1].rating.ordinal
+        mates = await store.played_with("eve", 10)
+        assert {r.profile_id for r in mates} == {"dan", "eve"}
+        assert mates[0].rating.ordinal >= mates[1].rating.ordinal
 
     run(make_store, scenario)
 
@@ -394,3 +404,42 @@ def test_postgres_players_tables_join_a_database_from_today(
         assert table is not None and [s.name for s in table.seats] == ["Ann", None]
 
     asyncio.run(main())
+
+
+def test_a_rank_is_the_place_in_the_ordering(make_store: StoreFactory) -> None:
+    """Ranks come from bucket counts (sqlstore.py, board_bucket): they agree with the
+    ordering itself, with ties, ratings either side of zero and in one bucket, after
+    deletions, and after the board is counted again from scratch."""
+    rng = random.Random(7)
+    ordinals = [0.0, 0.0, -0.004, 0.004, 0.009, -0.011, 12.345, 12.345, 12.3451]
+    ordinals += [rng.uniform(-20, 40) for _ in range(60)]
+
+    async def scenario(store: SqlPlayerStore) -> None:
+        for i, ordinal in enumerate(ordinals):
+            sigma = rng.uniform(1, 8)
+            rating = Rating(ordinal + 3 * sigma, sigma, PROVISIONAL_MATCHES + i % 3)
+            await store.create_profile(replace(profile(f"r{i:02d}"), rating=rating))
+        await store.create_profile(profile("newbie"))  # provisional: no rank
+
+        async def check() -> None:
+            board = await store.top(100)
+            expected = sorted(
+                ((p.rating.ordinal, p.id) for p in
+                 [await store.get_profile(f"r{i:02d}") for i in range(len(ordinals))]
+                 if p is not None and not p.deleted),
+                key=lambda t: (-t[0], t[1]),
+            )  # fmt: skip
+            assert [r.profile_id for r in board] == [pid for _, pid in expected]
+            for row in board:
+                assert await store.rank(row.profile_id) == row.rank
+            assert await store.rank("newbie") is None
+
+        await check()
+        for i in (0, 6, 30):
+            await store.delete_profile(f"r{i:02d}")
+        assert await store.rank("r00") is None
+        await check()
+        await store.rebuild_board()
+        await check()
+
+    run(make_store, scenario)

@@ -33,9 +33,12 @@ MIGRATIONS: tuple[str, ...] = (
         created_at BIGINT NOT NULL, last_seen BIGINT NOT NULL, username TEXT UNIQUE,
         password_hash TEXT, mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL,
         ordinal DOUBLE PRECISION NOT NULL, rated_matches INTEGER NOT NULL DEFAULT 0,
-        deleted INTEGER NOT NULL DEFAULT 0);
-    CREATE INDEX player_board ON player_profiles (ordinal DESC, id)
-        WHERE rated_matches >= 10 AND deleted = 0;
+        deleted INTEGER NOT NULL DEFAULT 0, board_bucket INTEGER);
+    CREATE INDEX player_top ON player_profiles (ordinal DESC, id)
+        WHERE board_bucket IS NOT NULL;
+    CREATE INDEX player_bucket ON player_profiles (board_bucket, ordinal, id)
+        WHERE board_bucket IS NOT NULL;
+    CREATE TABLE player_board (bucket INTEGER PRIMARY KEY, players INTEGER NOT NULL);
     CREATE INDEX player_guests ON player_profiles (last_seen)
         WHERE username IS NULL AND deleted = 0;
     CREATE TABLE player_sessions (
@@ -100,6 +103,7 @@ class _PgConn:
 
 class PostgresDb:
     for_update = " FOR UPDATE"
+    truncate = "trunc({})::integer"
     READERS = 4
     STATEMENT_SECONDS = 5.0
 

@@ -29,9 +29,14 @@ MIGRATIONS: tuple[str, ...] = (
         id TEXT PRIMARY KEY, name TEXT NOT NULL, avatar TEXT NOT NULL, language TEXT NOT NULL,
         created_at INTEGER NOT NULL, last_seen INTEGER NOT NULL, username TEXT UNIQUE,
         password_hash TEXT, mu REAL NOT NULL, sigma REAL NOT NULL, ordinal REAL NOT NULL,
-        rated_matches INTEGER NOT NULL DEFAULT 0, deleted INTEGER NOT NULL DEFAULT 0);
-    CREATE INDEX player_board ON player_profiles (ordinal DESC, id)
-        WHERE rated_matches >= 10 AND deleted = 0;
+        rated_matches INTEGER NOT NULL DEFAULT 0, deleted INTEGER NOT NULL DEFAULT 0,
+        board_bucket INTEGER);
+    CREATE INDEX player_top ON player_profiles (ordinal DESC, id)
+        WHERE board_bucket IS NOT NULL;
+    CREATE INDEX player_bucket ON player_profiles (board_bucket, ordinal, id)
+        WHERE board_bucket IS NOT NULL;
+    -- How many profiles each leaderboard bucket holds (sqlstore.py, board_bucket).
+    CREATE TABLE player_board (bucket INTEGER PRIMARY KEY, players INTEGER NOT NULL);
     CREATE INDEX player_guests ON player_profiles (last_seen)
         WHERE username IS NULL AND deleted = 0;
     CREATE TABLE player_sessions (
@@ -90,6 +95,7 @@ class SqliteDb:
     (which the tables' group commit, on the server's loop, waits for 50 ms at most)."""
 
     for_update = ""
+    truncate = "CAST({} AS INTEGER)"
 
     def __init__(self, path: str, busy_timeout: float = 5.0) -> None:
         self.path = path

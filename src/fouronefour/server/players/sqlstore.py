@@ -56,6 +56,8 @@ class Db(Protocol):
     #: Appended to a SELECT that reads rows the transaction will change (PostgreSQL locks
     #: them; SQLite's write transactions are one at a time already).
     for_update: str
+    #: An SQL expression of ``{}`` truncated to an integer towards zero, as Python's int().
+    truncate: str
 
     async def open(self) -> None: ...
 
@@ -148,11 +150,12 @@ class SqlPlayerStore:
     @_on_db
     async def create_profile(self, profile: Profile) -> None:
         r = profile.rating
+        bucket = board_bucket(r)
         async with self.db.write() as conn:
             await conn.execute(
                 "INSERT INTO player_profiles (id, name, avatar, language, created_at, last_seen,"
-                " username, mu, sigma, ordinal, rated_matches, deleted)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                " username, mu, sigma, ordinal, rated_matches, deleted, board_bucket)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                 profile.id,
                 profile.name,
                 profile.avatar,
@@ -164,7 +167,10 @@ class SqlPlayerStore:
                 r.sigma,
                 r.ordinal,
                 r.matches,
+                bucket,
             )
+            if bucket is not None:
+                await _count_board(conn, {bucket: 1})
 
     @_on_db
     async def get_profile(self, profile_id: str) -> Profile | None:
@@ -343,17 +349,23 @@ class SqlPlayerStore:
     @_on_db
     async def delete_profile(self, profile_id: str) -> bool:
         async with self.db.write() as conn:
-            return await self._delete(conn, profile_id)
+            return await self._delete(conn, profile_id, self.db.for_update)
 
     @staticmethod
-    async def _delete(conn: Conn, profile_id: str) -> bool:
-        changed = await conn.execute(
-            "UPDATE player_profiles SET deleted = 1, name = '', avatar = '', language = '',"
-            " username = NULL, password_hash = NULL WHERE id = ? AND deleted = 0",
+    async def _delete(conn: Conn, profile_id: str, for_update: str) -> bool:
+        found = await conn.fetch(
+            f"SELECT board_bucket FROM player_profiles WHERE id = ? AND deleted = 0{for_update}",
             profile_id,
         )
-        if not changed:
+        if not found:
             return False
+        await conn.execute(
+            "UPDATE player_profiles SET deleted = 1, name = '', avatar = '', language = '',"
+            " username = NULL, password_hash = NULL, board_bucket = NULL WHERE id = ?",
+            profile_id,
+        )
+        if found[0][0] is not None:
+            await _count_board(conn, {int(found[0][0]): -1})
         await conn.execute("DELETE FROM player_sessions WHERE profile_id = ?", profile_id)
         await conn.execute("DELETE FROM player_device_codes WHERE profile_id = ?", profile_id)
         # The matches stay (they are the other players' too), without the name it had.
@@ -372,7 +384,7 @@ class SqlPlayerStore:
                 limit,
             )
             for row in rows:
-                await self._delete(conn, row[0])
+                await self._delete(conn, row[0], self.db.for_update)
             await conn.execute("DELETE FROM player_sessions WHERE expires_at <= ?", now)
             await conn.execute("DELETE FROM player_device_codes WHERE expires_at <= ?", now)
         return len(rows)
@@ -403,6 +415,7 @@ class SqlPlayerStore:
                     *ids,
                 )
                 current = {r[0]: Rating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
+            moved: dict[int, int] = {}
             # A seat whose profile is gone (deleted during the match) plays as a newcomer
             # and is kept as a former player's.
             gone = {s.seat for s in record.seats if s.profile_id and s.profile_id not in current}
@@ -415,9 +428,17 @@ class SqlPlayerStore:
             if after:
                 await conn.executemany(
                     "UPDATE player_profiles SET mu = ?, sigma = ?, ordinal = ?,"
-                    " rated_matches = ? WHERE id = ?",
-                    [(r.mu, r.sigma, r.ordinal, r.matches, pid) for pid, r in after.items()],
+                    " rated_matches = ?, board_bucket = ? WHERE id = ?",
+                    [
+                        (r.mu, r.sigma, r.ordinal, r.matches, board_bucket(r), pid)
+                        for pid, r in after.items()
+                    ],
                 )
+                for pid, r in after.items():
+                    for bucket, step in ((board_bucket(current[pid]), -1), (board_bucket(r), 1)):
+                        if bucket is not None:
+                            moved[bucket] = moved.get(bucket, 0) + step
+                await _count_board(conn, moved)
             rows_out = []
             for s in known:
                 before = current.get(s.profile_id or "") if s.profile_id in after else None
@@ -577,7 +598,7 @@ class SqlPlayerStore:
 
     _BOARD = (
         "SELECT id, name, avatar, mu, sigma, rated_matches FROM player_profiles"
-        f" WHERE rated_matches >= {PROVISIONAL_MATCHES} AND deleted = 0"
+        " WHERE board_bucket IS NOT NULL"
     )
 
     @_on_db
@@ -588,23 +609,46 @@ class SqlPlayerStore:
 
     @_on_db
     async def rank(self, profile_id: str) -> int | None:
+        # Those in higher buckets are counted from the buckets' counts (a few thousand
+        # rows), those in the player's own bucket one by one (a few hundred at most).
         async with self.db.read() as conn:
             mine = await conn.fetch(
-                "SELECT ordinal FROM player_profiles WHERE id = ? AND deleted = 0"
-                f" AND rated_matches >= {PROVISIONAL_MATCHES}",
+                "SELECT ordinal, board_bucket FROM player_profiles"
+                " WHERE id = ? AND board_bucket IS NOT NULL",
                 profile_id,
             )
             if not mine:
                 return None
-            above = await conn.fetch(
-                "SELECT count(*) FROM player_profiles"
-                f" WHERE rated_matches >= {PROVISIONAL_MATCHES} AND deleted = 0"
+            ordinal, bucket = mine[0]
+            higher = await conn.fetch(
+                "SELECT coalesce(sum(players), 0) FROM player_board WHERE bucket > ?", bucket
+            )
+            level = await conn.fetch(
+                "SELECT count(*) FROM player_profiles WHERE board_bucket = ?"
                 " AND (ordinal > ? OR (ordinal = ? AND id < ?))",
-                mine[0][0],
-                mine[0][0],
+                bucket,
+                ordinal,
+                ordinal,
                 profile_id,
             )
-        return int(above[0][0]) + 1
+        return int(higher[0][0]) + int(level[0][0]) + 1
+
+    @_on_db
+    async def rebuild_board(self) -> None:
+        """Put every profile in its leaderboard bucket and count the buckets again (after
+        ratings were written other than by :meth:`record_match`: a bulk load, a
+        recomputation)."""
+        bucket = self.db.truncate.format(f"ordinal * {BUCKETS_PER_POINT}")
+        async with self.db.write() as conn:
+            await conn.execute(
+                f"UPDATE player_profiles SET board_bucket = CASE WHEN deleted = 0 AND"
+                f" rated_matches >= {PROVISIONAL_MATCHES} THEN {bucket} ELSE NULL END"
+            )
+            await conn.execute("DELETE FROM player_board")
+            await conn.execute(
+                "INSERT INTO player_board (bucket, players) SELECT board_bucket, count(*)"
+                " FROM player_profiles WHERE board_bucket IS NOT NULL GROUP BY board_bucket"
+            )
 
     @_on_db
     async def played_with(self, profile_id: str, limit: int) -> list[RatingRow]:
@@ -622,6 +666,31 @@ class SqlPlayerStore:
                 limit,
             )
         return [_row(i + 1, row) for i, row in enumerate(rows)]
+
+
+#: The global leaderboard's buckets: a profile off the provisional rule is in bucket
+#: ``int(ordinal * BUCKETS_PER_POINT)`` (truncated: non-decreasing in the ordinal, which is
+#: all a rank needs), and ``player_board`` counts each bucket's profiles.
+BUCKETS_PER_POINT = 100
+
+
+def board_bucket(rating: Rating) -> int | None:
+    """The leaderboard bucket of a rating; None while it is provisional."""
+    if rating.matches < PROVISIONAL_MATCHES:
+        return None
+    return int(rating.ordinal * BUCKETS_PER_POINT)
+
+
+async def _count_board(conn: Conn, moved: dict[int, int]) -> None:
+    """Add ``moved`` (bucket -> profiles in or out) to the buckets' counts, in the buckets'
+    order (two transactions lock the rows they share in one order: no deadlock)."""
+    rows = [(bucket, step) for bucket, step in sorted(moved.items()) if step]
+    if rows:
+        await conn.executemany(
+            "INSERT INTO player_board (bucket, players) VALUES (?, ?) ON CONFLICT (bucket)"
+            " DO UPDATE SET players = player_board.players + excluded.players",
+            rows,
+        )
 
 
 def _row(rank: int, row: Row) -> RatingRow:

@@ -126,6 +126,11 @@ class PlayerStore(Protocol):
         """The profile's place on the global leaderboard (None: not on it)."""
         ...
 
+    async def rebuild_board(self) -> None:
+        """Count the global leaderboard again from the ratings (after a bulk load or a
+        recomputation of ratings)."""
+        ...
+
     async def played_with(self, profile_id: str, limit: int) -> list[RatingRow]:
         """The leaderboard of the profile and everyone it played a match with."""
         ...
