@@ -18,6 +18,7 @@ from typing import TypeVar
 
 import pytest
 
+from fouronefour.server.players import sqlite as players_sqlite
 from fouronefour.server.players.ratings import NEWCOMER, bot_rating
 from fouronefour.server.players.sqlite import sqlite_players
 from fouronefour.server.players.sqlstore import SqlPlayerStore
@@ -370,7 +371,9 @@ def test_sqlite_players_tables_join_a_database_from_today(tmp_path: Path) -> Non
     assert tables_before < tables_after
     assert {"player_profiles", "player_sessions", "player_matches"} <= tables_after
     assert after.execute("SELECT * FROM seats ORDER BY seat").fetchall() == rows_before
-    assert after.execute("SELECT version FROM player_schema").fetchall() == [(1,)]
+    assert after.execute("SELECT version FROM player_schema").fetchall() == [
+        (len(players_sqlite.MIGRATIONS),)
+    ]
     after.close()
     # The tables' storage opens the file as before and finds its table.
     storage = GroupCommitStorage(path)
@@ -443,3 +446,25 @@ def test_a_rank_is_the_place_in_the_ordering(make_store: StoreFactory) -> None:
         await check()
 
     run(make_store, scenario)
+
+
+def test_sqlite_players_schema_steps_up_in_place(tmp_path: Path) -> None:
+    """A file whose players' tables are at the first version (before passkeys) is brought
+    to the last, its profiles kept."""
+    path = str(tmp_path / "v1.db")
+    conn = sqlite3.connect(path, isolation_level=None)
+    for statement in players_sqlite.MIGRATIONS[0].split(";"):
+        if statement.strip():
+            conn.execute(statement)
+    conn.execute("CREATE TABLE player_schema (version INTEGER NOT NULL)")
+    conn.execute("INSERT INTO player_schema VALUES (1)")
+    conn.execute(
+        "INSERT INTO player_profiles (id, name, avatar, language, created_at, last_seen, mu,"
+        " sigma, ordinal) VALUES ('ann', 'Ann', 'fox', 'en', 1, 1, 25, 8, 1)"
+    )
+    conn.close()
+    assert players_sqlite.migrate(sqlite3.connect(path, isolation_level=None)) == 1
+    got = run(lambda: sqlite_players(path), lambda store: store.passkeys("ann"))
+    assert got == []
+    ann = run(lambda: sqlite_players(path), lambda store: store.get_profile("ann"))
+    assert ann is not None and ann.name == "Ann"

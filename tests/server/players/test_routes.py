@@ -28,6 +28,8 @@ from fouronefour.server.routes.players import (
     players_router,
 )
 
+from .authenticator import Authenticator
+
 #: Cheap argon2id for the tests (the real parameters are in passwords.py).
 CHEAP = Passwords(time_cost=1, memory_kib=1024)
 
@@ -494,3 +496,77 @@ def test_bad_queries_are_typed_errors(site: Site) -> None:
         csrf = {CSRF_HEADER: client.cookies.get(CSRF_COOKIE) or ""}
         body = client.request("PATCH", "/api/me", content=b"not json", headers=csrf)
         assert code_of(body) == "bad_json"
+
+
+# ------------------------------------------------------------------ passkeys
+
+
+def register_passkey(client: TestClient, key: Authenticator) -> httpx.Response:
+    options = send(client, "POST", "/api/me/passkeys/options").json()["options"]
+    return send(client, "POST", "/api/me/passkeys", {"credential": key.create(options)})
+
+
+def passkey_sign_in(
+    client: TestClient, key: Authenticator, origin: str | None = None
+) -> httpx.Response:
+    options = send(client, "POST", "/api/session/passkey/options").json()["options"]
+    return send(client, "POST", "/api/session/passkey", {"credential": key.get(options, origin)})
+
+
+def test_a_passkey_signs_in_another_browser(site: Site) -> None:
+    key = Authenticator("http://testserver", "testserver")
+    with browser(site) as phone, browser(site) as laptop:
+        ann = visit(phone)
+        options = send(phone, "POST", "/api/me/passkeys/options").json()["options"]
+        assert options["rp"]["id"] == "testserver"
+        assert options["authenticatorSelection"]["residentKey"] == "required"
+        added = send(phone, "POST", "/api/me/passkeys", {"credential": key.create(options)})
+        assert added.status_code == 201, added.text
+        visit(laptop)
+        before = laptop.cookies.get(SESSION_COOKIE)
+        signed = passkey_sign_in(laptop, key)
+        assert signed.status_code == 200, signed.text
+        assert signed.json()["profile"]["id"] == ann["id"]
+        assert laptop.cookies.get(SESSION_COOKIE) != before  # rotated
+        export = phone.get("/api/me/export").json()
+        assert [k["id"] for k in export["passkeys"]] == [key.create(options)["id"]]
+        # Registered twice: refused.
+        again = register_passkey(phone, key)
+        assert again.status_code == 400 and code_of(again) == "bad_passkey"
+
+
+def test_passkey_attacks(site: Site) -> None:
+    key = Authenticator("http://testserver", "testserver")
+    with browser(site) as owner, browser(site) as attacker:
+        visit(owner)
+        assert register_passkey(owner, key).status_code == 201
+        visit(attacker)
+        # A page of another site relaying the ceremony: its origin is in what was signed.
+        phished = passkey_sign_in(attacker, key, origin="https://evil.example")
+        assert phished.status_code == 400 and code_of(phished) == "bad_passkey"
+        # A signature replayed: its challenge is used up.
+        options = send(attacker, "POST", "/api/session/passkey/options").json()["options"]
+        answer = key.get(options)
+        assert (
+            send(attacker, "POST", "/api/session/passkey", {"credential": answer}).status_code
+            == 200
+        )
+        visit(attacker)
+        replay = send(attacker, "POST", "/api/session/passkey", {"credential": answer})
+        assert replay.status_code == 400 and code_of(replay) == "bad_passkey"
+        # Another key claiming the owner's credential id: the signature does not verify.
+        forger = Authenticator("http://testserver", "testserver")
+        forger.credential_id = key.credential_id
+        forged = passkey_sign_in(attacker, forger)
+        assert forged.status_code == 400 and code_of(forged) == "bad_passkey"
+        # An unknown passkey, and no ceremony started.
+        assert (
+            code_of(passkey_sign_in(attacker, Authenticator("http://testserver", "testserver")))
+            == "bad_passkey"
+        )
+        none = send(attacker, "POST", "/api/session/passkey", {"credential": answer})
+        assert none.status_code == 400
+        # A deleted profile's passkey signs nobody in.
+        send(owner, "DELETE", "/api/me")
+        assert visit(attacker)["id"] != ""  # (signed in as the owner: a new guest now)
+        assert code_of(passkey_sign_in(attacker, key)) == "bad_passkey"

@@ -24,6 +24,8 @@ class PlayerCode(enum.StrEnum):
     ALREADY_CLAIMED = "already_claimed"
     NOT_CLAIMED = "not_claimed"
     PLAYER_NOT_FOUND = "player_not_found"
+    #: A passkey ceremony refused: no challenge, an unknown passkey, a wrong signature.
+    BAD_PASSKEY = "bad_passkey"
 
 
 #: HTTP status of each code (400 otherwise).

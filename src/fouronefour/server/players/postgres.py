@@ -62,6 +62,16 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX player_history ON player_match_seats
         (profile_id, finished_at DESC, code DESC, number DESC) WHERE profile_id IS NOT NULL;
     """,
+    # Passkeys (WebAuthn), and the challenges a browser's session was given for them.
+    """
+    CREATE TABLE player_passkeys (
+        credential_id TEXT PRIMARY KEY, profile_id TEXT NOT NULL, public_key TEXT NOT NULL,
+        sign_count BIGINT NOT NULL, created_at BIGINT NOT NULL, last_used BIGINT NOT NULL);
+    CREATE INDEX player_passkeys_profile ON player_passkeys (profile_id);
+    CREATE TABLE player_challenges (
+        token_hash TEXT NOT NULL, purpose TEXT NOT NULL, challenge TEXT NOT NULL,
+        expires_at BIGINT NOT NULL, PRIMARY KEY (token_hash, purpose));
+    """,
 )
 
 

@@ -23,6 +23,7 @@ from ..errors import ErrorCode
 from . import tokens
 from .errors import PlayerCode, PlayerError
 from .names import check_display_name, check_password, check_username
+from .passkeys import Passkeys, Site
 from .passwords import Passwords
 from .ratings import NEWCOMER
 from .store import PlayerStore, UsernameTaken
@@ -121,6 +122,7 @@ class Players:
         self.throttle = throttle or LocalThrottle()
         self._clock = clock
         self._hashing = asyncio.Semaphore(HASHING)
+        self.passkeys = Passkeys(store)
 
     def _now(self) -> int:
         return int(self._clock() * 1000)
@@ -304,6 +306,31 @@ class Players:
             raise PlayerError(PlayerCode.BAD_CODE, "that code is unknown, used or expired")
         return await self._session(profile, "device", old)
 
+    # ---------------------------------------------------------------- passkeys
+
+    async def passkey_options(self, current: Current, site: Site) -> dict[str, Any]:
+        """Options for the browser's ``navigator.credentials.create`` (a new passkey)."""
+        return await self.passkeys.registration_options(
+            current.token, current.profile, site, self._now()
+        )
+
+    async def add_passkey(self, current: Current, credential: object, site: Site) -> None:
+        await self.passkeys.register(current.token, current.profile, credential, site, self._now())
+
+    async def passkey_sign_in_options(self, current: Current, site: Site) -> dict[str, Any]:
+        """Options for the browser's ``navigator.credentials.get`` (sign in)."""
+        return await self.passkeys.sign_in_options(current.token, site, self._now())
+
+    async def passkey_sign_in(
+        self, current: Current, credential: object, site: Site, address: str | None
+    ) -> SignedIn:
+        await self._throttle(Attempt.SIGN_IN_ADDRESS, address)
+        profile_id = await self.passkeys.sign_in(current.token, credential, site, self._now())
+        profile = await self.store.get_profile(profile_id)
+        if profile is None or profile.deleted:
+            raise PlayerError(PlayerCode.BAD_PASSKEY, "that passkey is not known here")
+        return await self._session(profile, "passkey", current.token)
+
     # ---------------------------------------------------------------- data
 
     async def delete(self, current: Current) -> None:
@@ -322,6 +349,7 @@ class Players:
         return {
             "profile": profile_dict(current.profile),
             "sessions": [s.to_dict() for s in await self.store.sessions(current.profile.id)],
+            "passkeys": [k.to_dict() for k in await self.store.passkeys(current.profile.id)],
             "matches": [h.to_dict() for h in history],
             "stats": (await self.store.stats(current.profile.id)).to_dict(),
         }

@@ -21,6 +21,7 @@ from .values import (
     Credentials,
     HistoryEntry,
     MatchRecord,
+    Passkey,
     Profile,
     Rating,
     RatingChange,
@@ -109,6 +110,11 @@ def _session(row: Row) -> SessionInfo:
 
 
 _SESSION = "token_hash, profile_id, created_at, last_used, expires_at, how"
+_PASSKEY = "k.credential_id, k.profile_id, k.public_key, k.sign_count, k.created_at, k.last_used"
+
+
+def _passkey(row: Row) -> Passkey:
+    return Passkey(row[0], row[1], row[2], int(row[3]), int(row[4]), int(row[5]))
 
 
 def parse_cursor(cursor: str) -> tuple[int, str, int] | None:
@@ -344,6 +350,83 @@ class SqlPlayerStore:
             )
         return str(rows[0][0]) if live else None
 
+    # ---------------------------------------------------------------- passkeys
+
+    @_on_db
+    async def set_challenge(
+        self, token_hash: str, purpose: str, challenge: str, expires_at: int
+    ) -> None:
+        async with self.db.write() as conn:
+            await conn.execute(
+                "INSERT INTO player_challenges (token_hash, purpose, challenge, expires_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (token_hash, purpose) DO UPDATE SET"
+                " challenge = excluded.challenge, expires_at = excluded.expires_at",
+                token_hash,
+                purpose,
+                challenge,
+                expires_at,
+            )
+
+    @_on_db
+    async def take_challenge(self, token_hash: str, purpose: str, now: int) -> str | None:
+        async with self.db.write() as conn:
+            rows = await conn.fetch(
+                "DELETE FROM player_challenges WHERE token_hash = ? AND purpose = ?"
+                " RETURNING challenge, expires_at",
+                token_hash,
+                purpose,
+            )
+        return str(rows[0][0]) if rows and int(rows[0][1]) > now else None
+
+    @_on_db
+    async def add_passkey(self, passkey: Passkey) -> bool:
+        async with self.db.write() as conn:
+            added = await conn.fetch(
+                "INSERT INTO player_passkeys (credential_id, profile_id, public_key, sign_count,"
+                " created_at, last_used) SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM"
+                " player_profiles WHERE id = ? AND deleted = 0)"
+                " ON CONFLICT (credential_id) DO NOTHING RETURNING 1",
+                passkey.credential_id,
+                passkey.profile_id,
+                passkey.public_key,
+                passkey.sign_count,
+                passkey.created_at,
+                passkey.last_used,
+                passkey.profile_id,
+            )
+        return bool(added)
+
+    @_on_db
+    async def passkey(self, credential_id: str) -> Passkey | None:
+        async with self.db.read() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_PASSKEY} FROM player_passkeys k"
+                " JOIN player_profiles p ON p.id = k.profile_id"
+                " WHERE k.credential_id = ? AND p.deleted = 0",
+                credential_id,
+            )
+        return _passkey(rows[0]) if rows else None
+
+    @_on_db
+    async def passkeys(self, profile_id: str) -> list[Passkey]:
+        async with self.db.read() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_PASSKEY} FROM player_passkeys k WHERE k.profile_id = ?"
+                " ORDER BY k.created_at, k.credential_id",
+                profile_id,
+            )
+        return [_passkey(row) for row in rows]
+
+    @_on_db
+    async def use_passkey(self, credential_id: str, sign_count: int, now: int) -> None:
+        async with self.db.write() as conn:
+            await conn.execute(
+                "UPDATE player_passkeys SET sign_count = ?, last_used = ? WHERE credential_id = ?",
+                sign_count,
+                now,
+                credential_id,
+            )
+
     # ---------------------------------------------------------------- deletion
 
     @_on_db
@@ -368,6 +451,7 @@ class SqlPlayerStore:
             await _count_board(conn, {int(found[0][0]): -1})
         await conn.execute("DELETE FROM player_sessions WHERE profile_id = ?", profile_id)
         await conn.execute("DELETE FROM player_device_codes WHERE profile_id = ?", profile_id)
+        await conn.execute("DELETE FROM player_passkeys WHERE profile_id = ?", profile_id)
         # The matches stay (they are the other players' too), without the name it had.
         await conn.execute(
             "UPDATE player_match_seats SET name = NULL WHERE profile_id = ?", profile_id
@@ -387,6 +471,7 @@ class SqlPlayerStore:
                 await self._delete(conn, row[0], self.db.for_update)
             await conn.execute("DELETE FROM player_sessions WHERE expires_at <= ?", now)
             await conn.execute("DELETE FROM player_device_codes WHERE expires_at <= ?", now)
+            await conn.execute("DELETE FROM player_challenges WHERE expires_at <= ?", now)
         return len(rows)
 
     # ---------------------------------------------------------------- matches

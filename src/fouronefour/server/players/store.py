@@ -15,6 +15,7 @@ from .values import (
     Credentials,
     HistoryEntry,
     MatchRecord,
+    Passkey,
     Profile,
     RatingRow,
     Recorded,
@@ -90,6 +91,29 @@ class PlayerStore(Protocol):
         """The profile of an unused, unexpired code, which is used up by this call (once,
         also when two processes redeem it together); None otherwise."""
         ...
+
+    async def set_challenge(
+        self, token_hash: str, purpose: str, challenge: str, expires_at: int
+    ) -> None:
+        """Keep the WebAuthn challenge a session was given for ``purpose`` (replacing the
+        one before)."""
+        ...
+
+    async def take_challenge(self, token_hash: str, purpose: str, now: int) -> str | None:
+        """The session's live challenge for ``purpose``, used up by this call."""
+        ...
+
+    async def add_passkey(self, passkey: Passkey) -> bool:
+        """Keep a new passkey; False if its credential id is registered already."""
+        ...
+
+    async def passkey(self, credential_id: str) -> Passkey | None:
+        """A live profile's passkey."""
+        ...
+
+    async def passkeys(self, profile_id: str) -> list[Passkey]: ...
+
+    async def use_passkey(self, credential_id: str, sign_count: int, now: int) -> None: ...
 
     async def delete_profile(self, profile_id: str) -> bool:
         """Delete a profile: its name, username, password, sessions and codes are gone; its

@@ -63,6 +63,25 @@ class Credentials:
 
 
 @dataclass(frozen=True, slots=True)
+class Passkey:
+    """A passkey (WebAuthn credential) of a profile: its public key, never a secret."""
+
+    credential_id: str  # base64url
+    profile_id: str
+    public_key: str  # base64url of the COSE key
+    sign_count: int
+    created_at: int
+    last_used: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.credential_id,
+            "created_at": self.created_at,
+            "last_used": self.last_used,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class SessionInfo:
     """A session as its player may see it (never its token, nor the token's hash)."""
 

@@ -23,6 +23,7 @@ from fastapi.responses import Response
 from ..errors import ErrorCode
 from ..players import tokens
 from ..players.errors import PlayerCode, PlayerError
+from ..players.passkeys import Site
 from ..players.service import SESSION_DAYS, Current, Players, SignedIn, profile_dict
 from ..ratelimit import address_key
 from ..storage.values import StorageError
@@ -32,6 +33,9 @@ CSRF_COOKIE = "fof_csrf"
 CSRF_HEADER = "X-CSRF-Token"
 #: The largest request body read (the app's own limit, bodies.py, applies first when wired).
 MAX_BODY = 4096
+#: A passkey's credential (attestation included) may be larger: the app's body limit must
+#: let the two passkey POSTs through with this much (see docs/players.md, "Passkeys").
+MAX_CREDENTIAL = 16_384
 
 
 def _json(body: Any, status: int = 200) -> Response:
@@ -47,10 +51,10 @@ def _refuse(error: PlayerError) -> Response:
     return response
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _body(request: Request, limit: int = 0) -> dict[str, Any]:
     raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise PlayerError(ErrorCode.TOO_LARGE, f"a body has at most {MAX_BODY} bytes")
+    if len(raw) > (limit or MAX_BODY):
+        raise PlayerError(ErrorCode.TOO_LARGE, f"a body has at most {limit or MAX_BODY} bytes")
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -233,6 +237,48 @@ def players_router(
             body = await _body(request)
             signed = await players.redeem_device_code(
                 body.get("code"), address(request), current.token
+            )
+            return signed_in(request, signed)
+
+        return await answer(request, work)
+
+    def site(request: Request) -> Site:
+        return Site.of(request.url.scheme, request.headers.get("host", ""))
+
+    @router.post("/api/me/passkeys/options")
+    async def passkey_options(request: Request) -> Response:
+        async def work() -> Response:
+            current = await changing(request)
+            return _json({"options": await players.passkey_options(current, site(request))})
+
+        return await answer(request, work)
+
+    @router.post("/api/me/passkeys")
+    async def add_passkey(request: Request) -> Response:
+        async def work() -> Response:
+            current = await changing(request)
+            body = await _body(request, MAX_CREDENTIAL)
+            await players.add_passkey(current, body.get("credential"), site(request))
+            return _json({"ok": True}, 201)
+
+        return await answer(request, work)
+
+    @router.post("/api/session/passkey/options")
+    async def passkey_sign_in_options(request: Request) -> Response:
+        async def work() -> Response:
+            current = await changing(request)
+            options = await players.passkey_sign_in_options(current, site(request))
+            return _json({"options": options})
+
+        return await answer(request, work)
+
+    @router.post("/api/session/passkey")
+    async def passkey_sign_in(request: Request) -> Response:
+        async def work() -> Response:
+            current = await changing(request)
+            body = await _body(request, MAX_CREDENTIAL)
+            signed = await players.passkey_sign_in(
+                current, body.get("credential"), site(request), address(request)
             )
             return signed_in(request, signed)
 
