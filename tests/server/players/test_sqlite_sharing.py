@@ -64,3 +64,33 @@ def test_match_ends_never_make_the_tables_storage_fail(tmp_path: Path) -> None:
     failed, matches = asyncio.run(main())
     assert not failed
     assert matches > 0
+
+
+def test_the_wal_stays_bounded_when_only_players_write(tmp_path: Path) -> None:
+    """The players' writer leaves checkpoints to its own checkpointer thread (sqlite.py):
+    with nobody else writing the file, the WAL is still copied back and reused, not grown."""
+    path = tmp_path / "alone.db"
+    wal = Path(f"{path}-wal")
+
+    async def main() -> list[int]:
+        store = sqlite_players(str(path))
+        await store.open()
+        people = [f"p{i}" for i in range(4)]
+        for pid in people:
+            await store.create_profile(Profile(pid, pid, "fox", "en", 0, 0, None, NEWCOMER))
+        sizes = []
+        for batch in range(3):
+            for n in range(150):
+                seats = tuple(
+                    MatchSeat(s, s % 2, people[s], 1 + s % 2, profile_id=people[s])
+                    for s in range(4)
+                )
+                await store.record_match(MatchRecord("WAL", batch * 1000 + n, n, True, seats))
+            await asyncio.sleep(3 * store.db.CHECKPOINT_SECONDS)  # type: ignore[attr-defined]
+            sizes.append(wal.stat().st_size)
+        await store.close()
+        return sizes
+
+    sizes = asyncio.run(main())
+    # (Never checkpointed, the third batch would leave it three times the first's size.)
+    assert sizes[2] < 2 * sizes[0], sizes
