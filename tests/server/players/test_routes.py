@@ -119,6 +119,9 @@ def test_the_first_visit_makes_a_guest_held_by_an_http_only_cookie(site: Site) -
         assert profile["rating"]["provisional"] is True
         again = client.get("/api/me")
         assert again.status_code == 200 and again.json()["profile"]["id"] == profile["id"]
+        # The same cookies, their 30 days counted again from now.
+        assert client.cookies.get(SESSION_COOKIE) == token
+        assert any("Max-Age=2592000" in c for c in again.headers.get_list("set-cookie"))
 
 
 def test_over_https_the_cookies_are_secure(site: Site) -> None:
