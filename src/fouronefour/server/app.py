@@ -26,6 +26,7 @@ from .routes.answers import answer_errors
 from .routes.bodies import BodyLimit
 from .routes.config import config_router
 from .routes.lessons import lesson_router
+from .routes.players import players_router
 from .routes.replays import replays_router
 from .routes.sockets import sockets_router
 from .routes.state import ServerState
@@ -138,6 +139,8 @@ def create_app(
     serve_client(app)
     # Learn 414: stateless lessons, their steps limited per address (lessons.py)
     app.include_router(lesson_router(config.limit_loopback))
+    # Profiles, sessions and ratings (players.py; docs/players.md)
+    app.include_router(players_router(state.players, config.limit_loopback))
     for router in (
         config_router(state),
         tables_router(state),

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .config import ServerConfig
+from .players.store import PlayerStore
 from .storage import OldTables, Ownership, Storage, StorageError, ownership_of
 from .storage.sqlite import GroupCommitStorage, SqliteStorage
 from .tables.fanout import Fanout, FanoutError, InProcessFanout
@@ -89,6 +90,8 @@ class Backends:
     fanout: Fanout
     #: The fan-out again if it is a cluster's (its broker relays between the processes).
     cluster: RedisFanout | None
+    #: The players' profiles, sessions and ratings, in the tables' database (players/).
+    players: PlayerStore
     retention: OldTables | None = None
 
     @property
@@ -99,6 +102,10 @@ class Backends:
         """Connect the storage (its schema made) and the fan-out."""
         await self.storage.open()
         await self.fanout.open()
+        try:
+            await self.players.open()
+        except StorageError as error:  # (a read-only file: the tables are still served)
+            log.warning("profiles are unavailable: %s", error)
 
     def start_retention(self) -> OldTables | None:
         """Start the retention of old tables (once the storage is open: SQLite's looks at
@@ -110,6 +117,7 @@ class Backends:
         """Close the retention, then write what is staged and close the rest."""
         if self.retention is not None:
             await self.retention.close()
+        await self.players.close()
         await self.fanout.shutdown()
         await self.storage.shutdown()
 
@@ -122,7 +130,23 @@ def backends(
     cluster: RedisFanout | None = None
     if fanout is None:
         fanout, cluster = make_fanout(config, storage)
-    return Backends(config, storage, ownership_of(storage), fanout, cluster)
+    players = player_store(storage)
+    return Backends(config, storage, ownership_of(storage), fanout, cluster, players)
+
+
+def player_store(storage: Storage) -> PlayerStore:
+    """The players' store in ``storage``'s own database: the same SQLite file, or the same
+    PostgreSQL database (a storage of another kind, in tests: a database in memory)."""
+    from .players.sqlite import sqlite_players
+
+    if isinstance(storage, SqliteStorage):
+        return sqlite_players(storage.path)
+    url = getattr(storage, "url", None)
+    if isinstance(url, str) and is_postgres(url):
+        from .players.postgres import postgres_players
+
+        return postgres_players(url)
+    return sqlite_players(":memory:")
 
 
 def old_tables(storage: Storage, config: ServerConfig) -> OldTables | None:

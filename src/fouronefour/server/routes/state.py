@@ -11,6 +11,8 @@ from ..background.analyst import Analyst
 from ..background.botrunner import BotRunner
 from ..config import ServerConfig
 from ..errors import ErrorCode, TableError
+from ..players.service import Players
+from ..players.throttle import LocalThrottle, SharedThrottle, Throttle
 from ..registry import Elsewhere, TableRegistry
 from ..sockets.admission import Admission
 from ..sockets.outbox import Sender
@@ -42,6 +44,8 @@ class ServerState:
     sender: Sender
     #: What a table's owner carries out for a request (here, or relayed: relay.py).
     operations: dict[str, Operation]
+    #: Profiles, sign-in, ratings and history (players/).
+    players: Players
     #: The bot runner given to the app (tests), else one made at start-up.
     bots: BotRunner | None = None
     #: In a cluster: the tables this process owns take requests relayed by the others, and
@@ -83,6 +87,7 @@ class ServerState:
         # The per-address limits a cluster's processes share, in Redis (shared.py); the
         # connections per address (guard.py) stay each process's: they guard its descriptors.
         shared_http = shared_lookups = watchers = None
+        throttle: Throttle = LocalThrottle()
         if backends.cluster is not None:
             from ..cluster.shared import SharedBuckets, SharedCounts
 
@@ -94,6 +99,7 @@ class ServerState:
                 broker, "lookups", config.lookup_rate_per_second, config.lookup_burst
             )
             watchers = SharedCounts(broker, "spectators", config.max_spectators_per_address)
+            throttle = SharedThrottle(broker)
         state = cls(
             config,
             backends,
@@ -114,6 +120,7 @@ class ServerState:
             ),
             Sender(),
             table_operations(storage),
+            Players(backends.players, throttle=throttle),
             bots,
             watchers=watchers,
         )
