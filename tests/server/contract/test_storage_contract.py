@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TypeVar
 
 import pytest
@@ -411,3 +412,32 @@ def test_round_analyses_are_due_from_the_change_that_ends_the_round_until_stored
     assert failed == StoredAnalysis(1, 3, 8, None, "it broke") and not failed.due
     assert never is None
     assert still_due == [(name, 1, 2)]
+
+
+def test_seats_keep_their_profile_and_a_match_record_waits_until_recorded(
+    make_storage: StorageFactory, code: Callable[[], str]
+) -> None:
+    """A seat's profile is written and read back; a finished match's record for the players'
+    store is written with its result, listed until marked recorded, and once only."""
+    c = code()
+
+    async def scenario(storage: Storage) -> None:
+        table = new_table(c)
+        await owned(storage, replace(table, seats=[replace(table.seats[0], profile="p-ann")]))
+        storage.commit(
+            Change(c, 2, "playing", 1, (StoredSeat(1, "Bob", "human", "h1", "p-bob"),),
+                   NewMatch(1, 5, {}), ("3",), 0, False)
+        )  # fmt: skip
+        record = ChangeExtra(result=(0, 3), record='{"n": 1}')
+        storage.commit(Change(c, 3, "finished", 1, (), None, ("P",), 1, True, True, record))
+        storage.commit(Change(c, 4, "finished", 1, (), None, (), 0, False, True, record))
+        await storage.wait_durable(storage.staged_seq)
+        again = await storage.fetch_table(c)
+        assert again is not None
+        assert [s.profile for s in again.seats] == ["p-ann", "p-bob"]
+        assert await storage.pending_records(10) == [(c, 1, '{"n": 1}')]
+        await storage.records_done([(c, 1)])
+        assert await storage.pending_records(10) == []
+        await storage.records_done([(c, 1)])  # (done twice: nothing more happens)
+
+    run(make_storage, scenario)

@@ -174,6 +174,15 @@ class Storage(Protocol):
         """Up to ``limit`` analyses due, oldest rounds first: (code, match, round)."""
         ...
 
+    async def pending_records(self, limit: int) -> list[tuple[str, int, str]]:
+        """Up to ``limit`` finished matches' records (``ChangeExtra.record``) the players'
+        store has not recorded yet, oldest first: (code, match number, record)."""
+        ...
+
+    async def records_done(self, keys: list[tuple[str, int]]) -> None:
+        """The players' store has recorded these matches (code, match number)."""
+        ...
+
     async def shutdown(self) -> None:
         """Write what is staged, as far as possible, and close."""
         ...

@@ -111,6 +111,14 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE leases (
         backend INTEGER PRIMARY KEY, started TIMESTAMPTZ NOT NULL, renewed TIMESTAMPTZ NOT NULL);
     """,
+    # A seat's player's profile (players/), and a finished match's record for the players'
+    # store, kept with its result until recorded (storage/sqlite.py's schema says why).
+    """
+    ALTER TABLE seats ADD COLUMN profile TEXT;
+    CREATE TABLE match_records (
+        code TEXT NOT NULL, number INTEGER NOT NULL, record TEXT NOT NULL,
+        added BIGSERIAL, PRIMARY KEY (code, number));
+    """,
 )
 #: The key of the advisory lock held while the schema is migrated (any fixed number).
 MIGRATION_LOCK = 414_016
@@ -182,10 +190,12 @@ WITH new_matches AS (
     SELECT * FROM unnest($12::text[], $13::int[], $14::int[], $15::text[], $16::bigint[])
     ON CONFLICT (code, number, idx) DO NOTHING
 ), new_seats AS (
-    INSERT INTO seats (code, seat, name, kind, token_hash)
-    SELECT * FROM unnest($17::text[], $18::int[], $19::text[], $20::text[], $21::text[])
+    INSERT INTO seats (code, seat, name, kind, token_hash, profile)
+    SELECT * FROM unnest($17::text[], $18::int[], $19::text[], $20::text[], $21::text[],
+                         $57::text[])
     ON CONFLICT (code, seat) DO UPDATE
-    SET name = excluded.name, kind = excluded.kind, token_hash = excluded.token_hash
+    SET name = excluded.name, kind = excluded.kind, token_hash = excluded.token_hash,
+        profile = excluded.profile
 ), table_rows AS (
     UPDATE tables SET status = t.status, version = t.version, match_number = t.match_number,
         host_seat = COALESCE(t.host_seat, tables.host_seat),
@@ -220,6 +230,10 @@ WITH new_matches AS (
     INSERT INTO analyses (code, match_number, round_number)
     SELECT * FROM unnest($54::text[], $55::int[], $56::int[])
     ON CONFLICT (code, match_number, round_number) DO NOTHING
+), new_records AS (
+    INSERT INTO match_records (code, number, record)
+    SELECT * FROM unnest($58::text[], $59::int[], $60::text[])
+    ON CONFLICT (code, number) DO NOTHING
 )
 SELECT 1
 """
@@ -238,6 +252,7 @@ def batch_arguments(changes: list[Change]) -> list[list[Any]]:
     claims: list[tuple[str, int, int, int, str]] = []
     done: dict[str, tuple[int, int]] = {}  # table -> its windows before this are closed
     analyses: list[tuple[str, int, int]] = []
+    records: list[tuple[str, int, str]] = []
     for change in changes:
         code = change.code
         extra = change.extra
@@ -309,12 +324,15 @@ def batch_arguments(changes: list[Change]) -> list[list[Any]]:
                 claims.append((code, claim.match_number, claim.idx, claim.seat, claim.answer))
             if extra.analysis is not None:
                 analyses.append((code, *extra.analysis))
+            if extra.record is not None:
+                records.append((code, change.match_number, extra.record))
     columns: list[list[Any]] = []
     columns += _columns(list(new_matches.values()), 7)
     columns += _columns(list(ended.values()), 4)
     columns += _columns(moves, 5)
     seat_rows = [(c, s.seat, s.name, s.kind, s.token_hash) for (c, _), s in seats.items()]
     columns += _columns(seat_rows, 5)
+    profiles = [s.profile for s in seats.values()]
     columns += _columns([(code, *row) for code, row in rows.items()], 8)
     columns += _columns(chat, 10)
     kept = [
@@ -330,6 +348,8 @@ def batch_arguments(changes: list[Change]) -> list[list[Any]]:
     columns += _columns(claims, 5)
     columns += _columns([(c, *before) for c, before in done.items()], 3)
     columns += _columns(analyses, 3)
+    columns.append(profiles)  # ($57: the seats' last column, added after the others)
+    columns += _columns(records, 3)
     return columns
 
 
@@ -712,8 +732,12 @@ class PostgresStorage(WrittenLater):
                     orjson.dumps(table.settings).decode(),
                 )
                 await conn.executemany(
-                    "INSERT INTO seats VALUES ($1, $2, $3, $4, $5)",
-                    [(table.code, s.seat, s.name, s.kind, s.token_hash) for s in table.seats],
+                    "INSERT INTO seats (code, seat, name, kind, token_hash, profile)"
+                    " VALUES ($1, $2, $3, $4, $5, $6)",
+                    [
+                        (table.code, s.seat, s.name, s.kind, s.token_hash, s.profile)
+                        for s in table.seats
+                    ],
                 )
         except asyncpg.UniqueViolationError:
             raise CodeTaken(f"a table {table.code} exists already") from None
@@ -828,6 +852,25 @@ class PostgresStorage(WrittenLater):
             None if decisions is None else orjson.loads(decisions),
             row["error"],
         )
+
+    async def pending_records(self, limit: int) -> list[tuple[str, int, str]]:
+        async with self._reader() as conn:
+            rows = await conn.fetch(
+                "SELECT code, number, record FROM match_records ORDER BY added LIMIT $1", limit
+            )
+        return [(r["code"], r["number"], r["record"]) for r in rows]
+
+    async def records_done(self, keys: list[tuple[str, int]]) -> None:
+        if not keys:
+            return
+        codes, numbers = zip(*keys, strict=True)
+        async with self._reader() as conn:
+            await conn.execute(
+                "DELETE FROM match_records m USING unnest($1::text[], $2::int[]) AS k(code, number)"
+                " WHERE m.code = k.code AND m.number = k.number",
+                list(codes),
+                list(numbers),
+            )
 
     async def due_analyses(self, limit: int) -> list[tuple[str, int, int]]:
         async with self._reader() as conn:

@@ -28,7 +28,9 @@ class TableReads:
     (``chat`` also how many lines), in PostgreSQL's notation (``$1``);
     :func:`sqlite_query` gives SQLite's."""
 
-    seats: str = "SELECT seat, name, kind, token_hash FROM seats WHERE code = $1 ORDER BY seat"
+    seats: str = (
+        "SELECT seat, name, kind, token_hash, profile FROM seats WHERE code = $1 ORDER BY seat"
+    )
     finished: str = "SELECT number FROM matches WHERE code = $1 AND over ORDER BY number"
     moved: str = "SELECT MAX(version) FROM moves WHERE code = $1"
     chat: str = f"SELECT {CHAT_COLUMNS} FROM chat WHERE code = $1 ORDER BY version DESC LIMIT $2"

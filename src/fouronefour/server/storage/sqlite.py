@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS tables (
     round_end INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS seats (
     code TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT, kind TEXT NOT NULL, token_hash TEXT,
-    PRIMARY KEY (code, seat));
+    profile TEXT, PRIMARY KEY (code, seat));
 CREATE TABLE IF NOT EXISTS matches (
     code TEXT NOT NULL, number INTEGER NOT NULL, seed INTEGER NOT NULL, rules TEXT NOT NULL,
     over INTEGER NOT NULL DEFAULT 0, winning_team INTEGER, rounds INTEGER,
@@ -79,6 +79,11 @@ CREATE TABLE IF NOT EXISTS analyses (
     worlds INTEGER, decisions TEXT, error TEXT, PRIMARY KEY (code, match_number, round_number));
 CREATE INDEX IF NOT EXISTS analyses_due ON analyses (code)
     WHERE decisions IS NULL AND error IS NULL;
+-- A finished match's record for the players' store, written with its result and kept until
+-- the players' store has recorded it (so a rating change is never lost, nor made twice).
+CREATE TABLE IF NOT EXISTS match_records (
+    code TEXT NOT NULL, number INTEGER NOT NULL, record TEXT NOT NULL,
+    PRIMARY KEY (code, number));
 """
 
 #: Columns added since the first schema, for databases made before them: (table, column,
@@ -89,6 +94,7 @@ _ADDED_COLUMNS = (
     ("tables", "round_end", "INTEGER NOT NULL DEFAULT 0"),
     ("matches", "winning_team", "INTEGER"),
     ("matches", "rounds", "INTEGER"),
+    ("seats", "profile", "TEXT"),
 )
 #: Chat lines a table keeps at hand for snapshots (docs/protocol.md: the last 50).
 
@@ -177,8 +183,9 @@ class SqliteStorage:
 
     def _upsert_seats(self, code: str, seats: list[StoredSeat] | tuple[StoredSeat, ...]) -> None:
         self._conn.executemany(
-            "INSERT OR REPLACE INTO seats VALUES (?, ?, ?, ?, ?)",
-            [(code, s.seat, s.name, s.kind, s.token_hash) for s in seats],
+            "INSERT OR REPLACE INTO seats (code, seat, name, kind, token_hash, profile)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [(code, s.seat, s.name, s.kind, s.token_hash, s.profile) for s in seats],
         )
 
     def commit(self, change: Change) -> int:
@@ -321,6 +328,11 @@ class SqliteStorage:
                 "INSERT OR IGNORE INTO analyses (code, match_number, round_number)"
                 " VALUES (?, ?, ?)",
                 (code, *extra.analysis),
+            )
+        if extra.record is not None:
+            conn.execute(
+                "INSERT OR IGNORE INTO match_records VALUES (?, ?, ?)",
+                (code, change.match_number, extra.record),
             )
 
     def load_tables(self, status: str | None = None) -> list[StoredTable]:
@@ -695,6 +707,27 @@ class GroupCommitStorage(WrittenLater, SqliteStorage):
             return self.list_due_analyses(limit)
         except sqlite3.Error as error:
             raise StorageError(f"cannot read {self.path} ({error})") from None
+
+    async def pending_records(self, limit: int) -> list[tuple[str, int, str]]:
+        try:
+            with self._lock:
+                rows = self._conn.execute(
+                    "SELECT code, number, record FROM match_records ORDER BY rowid LIMIT ?",
+                    (limit,),
+                ).fetchall()
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot read {self.path} ({error})") from None
+        return [(code, number, record) for code, number, record in rows]
+
+    async def records_done(self, keys: list[tuple[str, int]]) -> None:
+        # (On the loop, through the writer's connection, as store_analysis: a few rows.)
+        try:
+            with self._lock:
+                self._conn.executemany(
+                    "DELETE FROM match_records WHERE code = ? AND number = ?", keys
+                )
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot write {self.path} ({error})") from None
 
     async def shutdown(self) -> None:
         self.close()

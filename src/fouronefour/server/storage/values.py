@@ -19,6 +19,8 @@ class StoredSeat:
     name: str | None
     kind: str  # "empty" | "human" | "bot"
     token_hash: str | None
+    #: The player's profile (players/), if they came with one.
+    profile: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +150,10 @@ class ChangeExtra:
     result: tuple[int, int] | None = None
     #: The round that ends with this change is due to be analysed: (match, round number).
     analysis: tuple[int, int] | None = None
+    #: The match that ends with this change, as the players' record of it (JSON: who sat
+    #: where with which profile, and how they finished), kept until the players' store has
+    #: recorded it (:meth:`~.interface.Storage.pending_records`).
+    record: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
