@@ -20,6 +20,7 @@ from .clock import AsyncioScheduler
 from .collector import keep_collections_short
 from .config import ServerConfig
 from .outage import Outage
+from .recording import keep_recording
 from .registry import TableRegistry
 from .routes.analysis import analysis_router
 from .routes.answers import answer_errors
@@ -101,6 +102,8 @@ def lifespan(
                 keep_collections_short(config.gc_freeze_seconds, config.gc_full_seconds)
             )
         )
+        # Finished matches reach the players' ratings and histories (recording.py).
+        tasks.append(asyncio.create_task(keep_recording(state.storage, state.players, broker)))
         # Old tables leave the database; their finished matches stay (retention.py).
         retention = state.backends.start_retention()
         if retention is not None and config.keep_days > 0:

@@ -44,6 +44,8 @@ class ErrorCode(enum.StrEnum):
     NOT_FINISHED = "not_finished"
     ANALYSIS_PENDING = "analysis_pending"
     NO_ANALYSIS = "no_analysis"
+    #: A request that needs a signed-in session from the page (docs/players.md).
+    NOT_SIGNED_IN = "not_signed_in"
 
 
 class TableError(Exception):

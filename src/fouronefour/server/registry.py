@@ -218,9 +218,13 @@ class TableRegistry:
         return TableSettings(round_pause_seconds=self.config.round_pause_seconds)
 
     async def create(
-        self, request: dict[str, Any], invite_hash: str | None = None
+        self,
+        request: dict[str, Any],
+        invite_hash: str | None = None,
+        profile: str | None = None,
     ) -> tuple[Table, str]:
-        """A new table; private (invites.py) when ``invite_hash`` is given."""
+        """A new table; private (invites.py) when ``invite_hash`` is given; ``profile``:
+        the host's, if signed in."""
         if self.storage.failed:
             raise TableError(ErrorCode.STORAGE_ERROR, "the server cannot write its database")
         unknown = set(request) - CREATE_KEYS
@@ -246,6 +250,7 @@ class TableRegistry:
                     request.get("seat", 0),
                     self.services,
                     settings,
+                    profile,
                 )
                 await self.storage.insert_table(table.stored())
             except CodeTaken:

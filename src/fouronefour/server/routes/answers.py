@@ -33,6 +33,7 @@ STATUS = {
     # every 4xx answer as a failed request in its console.
     ErrorCode.ANALYSIS_PENDING: 202,
     ErrorCode.NO_ANALYSIS: 404,
+    ErrorCode.NOT_SIGNED_IN: 401,
 }
 
 

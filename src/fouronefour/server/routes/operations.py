@@ -15,6 +15,11 @@ if TYPE_CHECKING:
     from ..cluster.relay import Operation
 
 
+#: The body's field that carries the signed-in profile to the owner (set by the route from
+#: the session, never taken from the client: routes/sessions.py).
+PROFILE = "_profile"
+
+
 def table_operations(storage: Storage) -> dict[str, Operation]:
     """The calls carried out at a table, by its owner (here, or for another process).
 
@@ -33,15 +38,32 @@ def table_operations(storage: Storage) -> dict[str, Operation]:
 
     def join_table(table: Table, body: dict[str, Any]) -> dict[str, Any]:
         invited(table, body)
-        token = table.seating.join(body.get("name"), body.get("seat"), body.get("token"))
+        token = table.seating.join(
+            body.get("name"), body.get("seat"), body.get("token"), profile_in(body)
+        )
         return {"seat": table.seat_for_token(token), "token": token, "table": table.summary()}
 
     def claim_seat(table: Table, body: dict[str, Any]) -> dict[str, Any]:
-        seat, token = table.handoffs.claim(body.get("handoff"), body.get("name"), body.get("token"))
+        seat, token = table.handoffs.claim(
+            body.get("handoff"), body.get("name"), body.get("token"), profile_in(body)
+        )
+        return {"seat": seat, "token": token, "table": table.summary()}
+
+    def come_back(table: Table, body: dict[str, Any]) -> dict[str, Any]:
+        invited(table, body)
+        profile = profile_in(body)
+        if profile is None:
+            raise TableError(ErrorCode.NOT_SIGNED_IN, "taking your seat back needs a session")
+        seat, token = table.seating.come_back(profile)
         return {"seat": seat, "token": token, "table": table.summary()}
 
     def invited(table: Table, body: dict[str, Any]) -> None:
         if not invites.admits(table.options.invite_hash, body.get("invite")):
             raise invites.not_found(table.code)
 
-    return {"summary": summary_of, "join": join_table, "claim": claim_seat}
+    return {"summary": summary_of, "join": join_table, "claim": claim_seat, "return": come_back}
+
+
+def profile_in(body: dict[str, Any]) -> str | None:
+    profile = body.get(PROFILE)
+    return profile if isinstance(profile, str) else None

@@ -1,6 +1,6 @@
 """The tables over HTTP (docs/protocol.md, section 2): create one, read its summary, take a
-seat, claim a handed-off seat. Each call is carried out by the table's owner, here or through
-the broker (relay.py)."""
+seat, claim a handed-off seat, take a signed-in player's seat back. Each call is carried
+out by the table's owner, here or through the broker (relay.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from ..storage import written_unless_failing
 from ..tables.invites import new_invite
 from .answers import error_answer, json_answer, json_body
 from .limits import ANY
+from .operations import PROFILE
+from .sessions import page_profile
 
 if TYPE_CHECKING:
     from .state import ServerState
@@ -33,7 +35,8 @@ def tables_router(state: ServerState) -> APIRouter:
             await state.limiter.check(request)
             data = await json_body(request)
             invite, invite_hash = new_invite() if data.get("private") is True else (None, None)
-            table, token = await state.registry.create(data, invite_hash)
+            profile = await page_profile(state.players, request)
+            table, token = await state.registry.create(data, invite_hash, profile)
         except TableError as error:
             return error_answer(error)
         created = {
@@ -61,6 +64,11 @@ def tables_router(state: ServerState) -> APIRouter:
     async def claim(code: str, request: Request) -> Response:
         return await changing(code, request, "claim")
 
+    @router.post("/api/tables/{code}/return")
+    async def come_back(code: str, request: Request) -> Response:
+        """A signed-in player's seat, taken back on this device (docs/players.md)."""
+        return await changing(code, request, "return")
+
     async def changing(code: str, request: Request, what: str) -> Response:
         """A call that changes the table: limited per address, its body a JSON object."""
         try:
@@ -68,6 +76,11 @@ def tables_router(state: ServerState) -> APIRouter:
             data = await json_body(request)
         except TableError as error:
             return error_answer(error)
+        # (The profile is the session's, never the body's: what the client sent goes.)
+        data[PROFILE] = await page_profile(state.players, request)
+        if what == "return" and data[PROFILE] is None:
+            no_session = "taking your seat back needs a signed-in session from this page"
+            return error_answer(TableError(ErrorCode.NOT_SIGNED_IN, no_session))
         return await at_table(state, code, request, what, data)
 
     return router

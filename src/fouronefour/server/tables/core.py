@@ -37,7 +37,9 @@ class HandoffVoid(Protocol):
 
 
 class SeatHandover(Protocol):
-    def hand_over(self, seat: int, name: str, let_back: str | None = None) -> str: ...
+    def hand_over(
+        self, seat: int, name: str, let_back: str | None = None, profile: str | None = None
+    ) -> str: ...
 
 
 class PauseControl(Protocol):

@@ -65,10 +65,13 @@ class Handoffs:
             handoff={"seat": number, "secret": secret, "expires_at": ms(expires_at)},
         )
 
-    def claim(self, secret: object, name: object, token: object = None) -> tuple[int, str]:
+    def claim(
+        self, secret: object, name: object, token: object = None, profile: str | None = None
+    ) -> tuple[int, str]:
         """Take the seat ``secret`` was made for; returns the seat and its new token.
         ``token``: the claimant's token at this table, if they had one: a player the host
-        removed may claim only a handoff the host offered, which lets them back."""
+        removed may claim only a handoff the host offered, which lets them back;
+        ``profile``: the claimant's, if signed in."""
         table = self._table
         table.check_writable()
         seat = self._find(secret)
@@ -93,7 +96,7 @@ class Handoffs:
             if seat not in self._by_host:
                 refuse_removed(table, token)
             let_back = hash_token(str(token))
-        return seat, table.seating.hand_over(seat, clean, let_back)
+        return seat, table.seating.hand_over(seat, clean, let_back, profile)
 
     def _find(self, secret: object) -> int | None:
         if not isinstance(secret, str) or not secret or len(secret) > 200:

@@ -43,6 +43,7 @@ OPTION_KEYS = frozenset(
         "hook_seconds",
         "hook_mode",
         "bot",
+        "rated",
         "private",
     }
 )
@@ -126,6 +127,9 @@ class TableOptions:
     bot: str = "greedy"
     #: A private table's invite, hashed (invites.py); None: open to anyone with the code.
     invite_hash: str | None = None
+    #: Its matches change the players' ratings (docs/players.md); it plays the standard
+    #: rules for its player count.
+    rated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """As stored: with the invite's hash (never sent: :meth:`public`)."""
@@ -143,6 +147,7 @@ class TableOptions:
             "hook_seconds": self.hook_seconds,
             "hook_mode": self.hook_mode,
             "bot": self.bot,
+            "rated": self.rated,
             "private": self.invite_hash is not None,
         }
 
@@ -176,8 +181,18 @@ class TableOptions:
             raise TableError(
                 ErrorCode.BAD_OPTION, f"bot must be one of {', '.join(available_bots())}"
             )
+        rated = data.get("rated", defaults.rated)
+        if not isinstance(rated, bool):
+            raise TableError(ErrorCode.BAD_OPTION, "rated must be true or false")
+        if rated and rules != Rules(rules.players):
+            raise TableError(
+                ErrorCode.BAD_OPTION,
+                f"a rated table plays the standard rules for {rules.players} players "
+                "(docs/rules.md): leave the rules as they are, or make the table casual",
+            )
         return cls(
             rules=rules,
+            rated=rated,
             turn_seconds=_number(
                 data.get("turn_seconds", defaults.turn_seconds), "turn_seconds", *TURN_SECONDS_RANGE
             ),
@@ -198,6 +213,7 @@ class TableOptions:
             data["hook_mode"],
             data["bot"],
             data.get("invite_hash"),
+            bool(data.get("rated", False)),
         )
 
 
@@ -209,6 +225,8 @@ class SeatState:
     token_hash: str | None = None
     connections: int = 0
     away: bool = False
+    #: The player's profile (players/), if they came signed in; public, as a link to it.
+    profile: str | None = None
 
     def public(self) -> dict[str, Any]:
         return {
@@ -218,17 +236,21 @@ class SeatState:
             "kind": self.kind,
             "online": self.kind == "bot" or self.connections > 0,
             "away": self.away,
+            "profile": self.profile,
         }
 
     def stored(self) -> StoredSeat:
-        return StoredSeat(self.seat, self.name, self.kind, self.token_hash)
+        return StoredSeat(self.seat, self.name, self.kind, self.token_hash, self.profile)
 
     # A seat's fields change only here: the table and its helpers say what happened.
 
-    def seat_player(self, name: str | None, kind: str, token_hash: str | None) -> None:
-        """A new occupant (a player with their token's hash, a bot, or nobody): the old
-        one's connections no longer count."""
+    def seat_player(
+        self, name: str | None, kind: str, token_hash: str | None, profile: str | None = None
+    ) -> None:
+        """A new occupant (a player with their token's hash and profile, a bot, or nobody):
+        the old one's connections no longer count."""
         self.name, self.kind, self.token_hash = name, kind, token_hash
+        self.profile = profile
 
     def seat_bot(self) -> None:
         self.seat_player(f"Bot {self.seat + 1}", "bot", None)
@@ -237,9 +259,9 @@ class SeatState:
         self.seat_player(None, "empty", None)
         self.connections, self.away = 0, False
 
-    def hand_to(self, name: str, token_hash: str) -> None:
+    def hand_to(self, name: str, token_hash: str, profile: str | None = None) -> None:
         """A handoff: a new player (no connection yet) keeps the seat's cards and turn."""
-        self.seat_player(name, "human", token_hash)
+        self.seat_player(name, "human", token_hash, profile)
         self.connections = 0
 
     def connect(self) -> bool:
@@ -264,6 +286,7 @@ class SeatState:
         self.token_hash, other.token_hash = other.token_hash, self.token_hash
         self.connections, other.connections = other.connections, self.connections
         self.away, other.away = other.away, self.away
+        self.profile, other.profile = other.profile, self.profile
         for state in (self, other):
             if state.kind == "bot":
                 state.name = f"Bot {state.seat + 1}"

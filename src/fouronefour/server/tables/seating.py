@@ -45,10 +45,12 @@ class Seating:
     def __init__(self, table: Table) -> None:
         self._table = table
 
-    def join(self, name: object, seat: object, token: object = None) -> str:
+    def join(
+        self, name: object, seat: object, token: object = None, profile: str | None = None
+    ) -> str:
         """Take a free (or bot) seat before a match or between matches; returns its token.
         ``token``: the player's token at this table, if they had one (a removed player's is
-        refused, ``kicked``)."""
+        refused, ``kicked``); ``profile``: theirs, if signed in."""
         table = self._table
         table.check_writable()
         refuse_removed(table, token)
@@ -61,7 +63,7 @@ class Seating:
         if state.kind == "human":
             raise TableError(ErrorCode.SEAT_TAKEN, f"seat {state.seat} is taken by {state.name}")
         token = secrets.token_urlsafe(24)
-        state.seat_player(clean, "human", hash_token(token))
+        state.seat_player(clean, "human", hash_token(token), profile)
         table.commit([{"type": "seat", **state.public()}], seats=(state.stored(),))
         return token
 
@@ -164,16 +166,19 @@ class Seating:
         )
         return Ack(table.version)
 
-    def hand_over(self, seat: int, name: str, let_back: str | None = None) -> str:
+    def hand_over(
+        self, seat: int, name: str, let_back: str | None = None, profile: str | None = None
+    ) -> str:
         """``seat`` becomes the claimant's (a handoff): a new token; the old one's connections
         are told and closed. A human seat keeps its cards and pending decision.
-        ``let_back``: the token hash of a removed player the host handed the seat to."""
+        ``let_back``: the token hash of a removed player the host handed the seat to;
+        ``profile``: the claimant's, if signed in."""
         table = self._table
         state = table.seats[seat]
         if let_back is not None:
             table.let_back(let_back)
         token = secrets.token_urlsafe(24)
-        state.hand_to(name, hash_token(token))
+        state.hand_to(name, hash_token(token), profile)
         table.chat.forget_seat(seat)
         table.forget_seat(seat)
         table.round_pause.unready(seat)  # the newcomer has not read the results yet
@@ -185,3 +190,16 @@ class Seating:
             seat_changes=SeatChanges(revoked={seat: ErrorCode.BAD_TOKEN}),
         )
         return token
+
+    def come_back(self, profile: str) -> tuple[int, str]:
+        """A signed-in player on a new device takes back the seat their profile holds here,
+        as a handoff to themselves would: a new token; the other device's connections are
+        told (``bad_token``) and closed. Returns the seat and its token."""
+        table = self._table
+        table.check_writable()
+        mine = [s for s in table.seats if s.kind == "human" and s.profile == profile]
+        if not mine:
+            raise TableError(ErrorCode.BAD_SEAT, "your profile holds no seat at this table")
+        state = mine[0]
+        assert state.name is not None
+        return state.seat, self.hand_over(state.seat, state.name, None, profile)

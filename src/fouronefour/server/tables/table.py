@@ -54,6 +54,7 @@ from .model import (
 )
 from .play import check_decision, chosen_answer, play, written_with
 from .presence import Presence
+from .records import match_record
 from .roundend import RoundPause, replay
 from .seating import Seating, check_seat
 from .services import TableServices
@@ -164,15 +165,17 @@ class Table:
         host_seat: object,
         services: TableServices,
         settings: TableSettings | None = None,
+        profile: str | None = None,
     ) -> tuple[Table, str]:
-        """A new table with its host seated; returns it and the host's seat token. Nothing
-        is written: the caller writes :meth:`stored` before the table is used."""
+        """A new table with its host seated (``profile``: theirs, if signed in); returns it
+        and the host's seat token. Nothing is written: the caller writes :meth:`stored`
+        before the table is used."""
         name = check_name(host_name)
         seat_number = check_seat(host_seat, options.rules.players)
         table = cls(code, options, seat_number, services, settings or TableSettings())
         token = secrets.token_urlsafe(24)
         seat = table.seats[seat_number]
-        seat.seat_player(name, "human", hash_token(token))
+        seat.seat_player(name, "human", hash_token(token), profile)
         table.version = 1
         return table, token
 
@@ -197,7 +200,7 @@ class Table:
         table = cls(stored.code, options, stored.host_seat, services, settings)
         for record in stored.seats:
             seat = table.seats[record.seat]
-            seat.seat_player(record.name, record.kind, record.token_hash)
+            seat.seat_player(record.name, record.kind, record.token_hash, record.profile)
         table.status = stored.status  # type: ignore[assignment]  # written by this class
         table.version = stored.version
         table.match_number = stored.match_number
@@ -556,6 +559,12 @@ class Table:
         analysed = ended and analyst is not None and analyst.enabled
         # (an analysis is due from the change that ends the round: a restart finds it due)
         extra = written_with(after, self.match_number, self.move_count, claims_kept, analysed)
+        if over:  # the players' record of it, written with its result (records.py)
+            record = match_record(
+                self.code, self.match_number, self.options, self.seats, after, self.scheduler
+            )
+            if record is not None:
+                extra = replace(extra or ChangeExtra(), record=record)
         self.commit(
             events,
             new_prompts=True,

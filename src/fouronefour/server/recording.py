@@ -1,0 +1,75 @@
+"""Finished matches reach the players' store (docs/players.md, "Ratings"): each match's
+record is written with its result (tables/records.py, storage's ``match_records``) and this
+loop hands it to the players' store, which records it once by table code and match number,
+then marks it done. A process that stops between the two leaves the record listed: the next
+pass (here, or in any process of a cluster) records it; a record handed over twice changes
+nothing the second time. So a rating changes once per match, never twice, never lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from .outage import Outage
+from .players.service import Players
+from .players.values import MatchRecord, MatchSeat
+from .storage import Storage
+
+if TYPE_CHECKING:
+    from .cluster.broker import Broker
+
+log = logging.getLogger(__name__)
+
+#: How often the records waiting are looked for (a rating shows this long after a match).
+RECORD_SECONDS = 1.0
+#: Records handed over per pass.
+BATCH = 50
+
+
+def match_record(text: str) -> MatchRecord:
+    """A record as tables/records.py wrote it."""
+    data: dict[str, Any] = orjson.loads(text)
+    seats = tuple(MatchSeat(**seat) for seat in data.pop("seats"))
+    return MatchRecord(seats=seats, **data)
+
+
+async def record_pending(storage: Storage, players: Players) -> int:
+    """Hand every record waiting to the players' store; returns how many were recorded."""
+    done = 0
+    while True:
+        pending = await storage.pending_records(BATCH)
+        if not pending:
+            return done
+        keys = []
+        for code, number, text in pending:
+            try:
+                record = match_record(text)
+            except (ValueError, TypeError) as error:  # (written by this code: a bug)
+                log.error("table %s match %s: its record cannot be read: %s", code, number, error)
+            else:
+                await players.record_match(record)
+                done += 1
+            keys.append((code, number))
+        await storage.records_done(keys)
+        if len(pending) < BATCH:
+            return done
+
+
+async def keep_recording(storage: Storage, players: Players, broker: Broker | None) -> None:
+    """Record what waits every :data:`RECORD_SECONDS`, for good (cancel to stop); in a
+    cluster, one process a pass (:meth:`Broker.take_turn`)."""
+    outage = Outage(log, "recording finished matches for the players")
+    while True:
+        await asyncio.sleep(RECORD_SECONDS * random.uniform(0.5, 1.0))
+        try:
+            if broker is None or await broker.take_turn("records", RECORD_SECONDS * 0.5):
+                await record_pending(storage, players)
+        except Exception as error:  # (the database away: its outage is logged once)
+            outage.failed(error, "tried again every second")
+        else:
+            outage.back()
