@@ -50,3 +50,18 @@ def test_shared_buckets_are_one_budget_for_two_processes(
 
     waits = asyncio.run(run())
     assert waits[:3] == [0.0] * 3 and waits[3] > 0
+
+
+def test_the_players_for_a_servers_settings(tmp_path: object) -> None:
+    from fouronefour.server.players.postgres import PostgresDb
+    from fouronefour.server.players.setup import players_for
+    from fouronefour.server.players.sqlite import SqliteDb
+    from fouronefour.server.players.sqlstore import SqlPlayerStore
+
+    local = players_for(f"{tmp_path}/tables.db")
+    assert isinstance(local.throttle, LocalThrottle)
+    assert isinstance(local.store, SqlPlayerStore) and isinstance(local.store.db, SqliteDb)
+    storage = GroupCommitStorage(":memory:")
+    cluster = players_for("postgresql://u@127.0.0.1:1/x", Broker("redis://127.0.0.1:1", storage))
+    assert isinstance(cluster.throttle, SharedThrottle)
+    assert isinstance(cluster.store, SqlPlayerStore) and isinstance(cluster.store.db, PostgresDb)
