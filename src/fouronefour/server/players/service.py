@@ -168,15 +168,19 @@ class Players:
 
     async def _end_old(self, old: str, keeping: str) -> None:
         """End the session a browser held before signing in, and its profile if that was a
-        guest that never played (made by the visit itself): nothing of it would be found."""
+        guest that never played and has no other way in (made by the visit itself): nothing
+        of it could be found again."""
         current = await self.current(old)
         await self.store.delete_session(tokens.token_hash(old))
         if current is None or current.profile.id == keeping or current.profile.claimed:
             return
-        if not (await self.store.history(current.profile.id, 1)) and not (
-            await self.store.sessions(current.profile.id)
+        gone = current.profile.id
+        if not (
+            await self.store.history(gone, 1)
+            or await self.store.sessions(gone)
+            or await self.store.passkeys(gone)
         ):
-            await self.store.delete_profile(current.profile.id)
+            await self.store.delete_profile(gone)
 
     async def start_guest(
         self, address: str | None, language: str | None = None, name: str | None = None
