@@ -47,6 +47,7 @@ from fouronefour.server.players.sqlstore import SqlPlayerStore  # noqa: E402
 from fouronefour.server.players.values import MatchRecord, MatchSeat  # noqa: E402
 
 LEVELS = ("beginner", "casual", "strong", "expert")
+#: Matches (and then profiles) written a batch at a time.
 BATCH = 20_000
 
 
@@ -104,9 +105,11 @@ SEAT_SQL = (
 )
 
 
-def generate(
-    args: argparse.Namespace,
-) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+def batches(args: argparse.Namespace) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
+    """The rows to write, as (statement, rows) a batch at a time, made as they are written
+    (the issue's 10,000,000 matches would not fit in memory at once): the matches and their
+    seats first, then the profiles, whose match counts those decided. The same seed makes
+    the same rows for each database."""
     rng = random.Random(args.seed)
     played = [0] * args.profiles
     match_rows: list[tuple[Any, ...]] = []
@@ -114,28 +117,41 @@ def generate(
     for row, seats in matches(rng, args.matches, args.profiles, played):
         match_rows.append(row)
         seat_rows += seats
-    return list(profiles(rng, args.profiles, played)), match_rows, seat_rows
+        if len(match_rows) == BATCH:
+            yield MATCH_SQL, match_rows
+            yield SEAT_SQL, seat_rows
+            match_rows, seat_rows = [], []
+    if match_rows:
+        yield MATCH_SQL, match_rows
+        yield SEAT_SQL, seat_rows
+    rows: list[tuple[Any, ...]] = []
+    for row in profiles(rng, args.profiles, played):
+        rows.append(row)
+        if len(rows) == BATCH:
+            yield PROFILE_SQL, rows
+            rows = []
+    if rows:
+        yield PROFILE_SQL, rows
 
 
-def fill_sqlite(path: str, data: tuple[list[Any], list[Any], list[Any]]) -> None:
+def fill_sqlite(path: str, args: argparse.Namespace) -> None:
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=OFF")
-    for sql, rows in zip((PROFILE_SQL, MATCH_SQL, SEAT_SQL), data, strict=True):
-        for start in range(0, len(rows), BATCH):
-            conn.execute("BEGIN")
-            conn.executemany(sql, rows[start : start + BATCH])
-            conn.execute("COMMIT")
+    for sql, rows in batches(args):
+        conn.execute("BEGIN")
+        conn.executemany(sql, rows)
+        conn.execute("COMMIT")
     conn.execute("ANALYZE")
     conn.close()
 
 
-async def fill_postgres(url: str, data: tuple[list[Any], list[Any], list[Any]]) -> None:
+async def fill_postgres(url: str, args: argparse.Namespace) -> None:
     import asyncpg
 
     conn = await asyncpg.connect(url)
     try:
-        for sql, rows in zip((PROFILE_SQL, MATCH_SQL, SEAT_SQL), data, strict=True):
+        for sql, rows in batches(args):
             table, _, rest = sql.removeprefix("INSERT INTO ").partition(" (")
             columns = [c.strip() for c in rest.partition(")")[0].split(",")]
             await conn.copy_records_to_table(table, records=rows, columns=columns)
@@ -190,7 +206,7 @@ def new_match(rng: random.Random, args: argparse.Namespace, i: int) -> MatchReco
     return MatchRecord("BENCH", i, 1_700_000_000_000 + i, True, seats, rounds=8)
 
 
-async def run_sqlite(args: argparse.Namespace, data: Any, workdir: Path) -> None:
+async def run_sqlite(args: argparse.Namespace, workdir: Path) -> None:
     from fouronefour.server.players.sqlite import sqlite_players
     from fouronefour.server.storage.sqlite import GroupCommitStorage
 
@@ -199,7 +215,7 @@ async def run_sqlite(args: argparse.Namespace, data: Any, workdir: Path) -> None
     await store.open()  # the schema
     await store.close()
     start = time.perf_counter()
-    fill_sqlite(path, data)
+    fill_sqlite(path, args)
     size = Path(path).stat().st_size / 1e6
     print(f"SQLite: filled in {time.perf_counter() - start:.1f} s, {size:.0f} MB", flush=True)
     # The tables' storage over the same file, as in the server: its checkpointer copies the
@@ -215,7 +231,7 @@ async def run_sqlite(args: argparse.Namespace, data: Any, workdir: Path) -> None
         tables.close()
 
 
-async def run_postgres(args: argparse.Namespace, data: Any) -> None:
+async def run_postgres(args: argparse.Namespace) -> None:
     from tests import sandbox
 
     from fouronefour.server.players.postgres import postgres_players
@@ -232,7 +248,7 @@ async def run_postgres(args: argparse.Namespace, data: Any) -> None:
         await store.open()
         await store.close()
         start = time.perf_counter()
-        await fill_postgres(url, data)
+        await fill_postgres(url, args)
         print(f"PostgreSQL: filled in {time.perf_counter() - start:.1f} s", flush=True)
         store = postgres_players(url)
         await store.open()
@@ -276,18 +292,16 @@ def main() -> int:
         time_passwords(args.passwords)
     if args.only == "passwords":
         return 0
-    start = time.perf_counter()
-    data = generate(args)
     print(
-        f"generated {args.profiles:,} profiles, {args.matches:,} matches"
-        f" ({len(data[2]):,} seats) in {time.perf_counter() - start:.1f} s (seed {args.seed})",
+        f"{args.profiles:,} profiles, {args.matches:,} matches ({4 * args.matches:,} seats),"
+        f" seed {args.seed}",
         flush=True,
     )
     with tempfile.TemporaryDirectory(prefix="players-bench-") as workdir:
         if args.only != "postgres":
-            asyncio.run(run_sqlite(args, data, Path(workdir)))
+            asyncio.run(run_sqlite(args, Path(workdir)))
         if args.only != "sqlite":
-            asyncio.run(run_postgres(args, data))
+            asyncio.run(run_postgres(args))
     return 0
 
 
