@@ -119,9 +119,9 @@ def test_the_first_visit_makes_a_guest_held_by_an_http_only_cookie(site: Site) -
         assert profile["rating"]["provisional"] is True
         again = client.get("/api/me")
         assert again.status_code == 200 and again.json()["profile"]["id"] == profile["id"]
-        # The same cookies, their 30 days counted again from now.
+        # The same cookies, their 90 days counted again from now.
         assert client.cookies.get(SESSION_COOKIE) == token
-        assert any("Max-Age=2592000" in c for c in again.headers.get_list("set-cookie"))
+        assert any("Max-Age=7776000" in c for c in again.headers.get_list("set-cookie"))
 
 
 def test_over_https_the_cookies_are_secure(site: Site) -> None:
@@ -573,3 +573,23 @@ def test_passkey_attacks(site: Site) -> None:
         send(owner, "DELETE", "/api/me")
         assert visit(attacker)["id"] != ""  # (signed in as the owner: a new guest now)
         assert code_of(passkey_sign_in(attacker, key)) == "bad_passkey"
+
+
+def test_guests_who_never_came_back_are_forgotten(site: Site) -> None:
+    with browser(site) as gone, browser(site) as kept, browser(site) as regular:
+        lost = visit(gone)
+        visit(kept)
+        claim(kept, "kept")
+        visit(regular)
+        site.clock.now += 60 * 86_400
+        assert regular.get("/api/me").status_code == 200  # seen again: kept
+        site.clock.now += 31 * 86_400
+        forgotten = regular.portal.call(site.players.tidy)  # type: ignore[union-attr]
+        assert forgotten == 1
+        assert regular.get(f"/api/players/{lost['id']}").status_code == 404
+        assert gone.get("/api/me").status_code == 201  # a visitor again
+        # The claimed profile stays; its session expired (90 days unused), it signs in again.
+        assert kept.get("/api/me").status_code == 201
+        visit(kept)
+        back = send(kept, "POST", "/api/session", {"username": "kept", "password": "correct horse"})
+        assert back.status_code == 200

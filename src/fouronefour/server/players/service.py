@@ -42,8 +42,9 @@ from .values import (
 )
 
 DAY_MS = 86_400_000
-#: A session lasts 30 days from its last use (extended at most once an hour).
-SESSION_DAYS = 30
+#: A session lasts 90 days from its last use (extended at most once an hour): as long as a
+#: guest is kept (a guest's session is their only way back in unless they link a device).
+SESSION_DAYS = 90
 #: A one-time device code lasts 5 minutes.
 CODE_SECONDS = 300
 #: Guests (never claimed) not seen for 90 days are deleted by :meth:`Players.tidy`.

@@ -145,7 +145,7 @@ def players_router(
             current = await players.current(request.cookies.get(SESSION_COOKIE))
             if current is not None:
                 # The cookies again, so that the browser keeps them as long as the session
-                # lasts on the server (30 days from its last use).
+                # lasts on the server (90 days from its last use).
                 return signed_in(request, SignedIn(current.token, current.profile))
             language = request.headers.get("accept-language", "")[:2].lower() or None
             return signed_in(request, await players.start_guest(address(request), language), 201)
