@@ -31,7 +31,14 @@ from fouronefour.server.players.values import (
     Profile,
     Rating,
 )
-from fouronefour.server.storage import StoredSeat, StoredTable
+from fouronefour.server.storage import (
+    Change,
+    NewMatch,
+    Storage,
+    StoredMatch,
+    StoredSeat,
+    StoredTable,
+)
 from fouronefour.server.storage.sqlite import GroupCommitStorage
 from tests import sandbox
 
@@ -345,12 +352,36 @@ def test_guests_who_never_came_back_are_forgotten(make_store: StoreFactory) -> N
 # ------------------------------------------------------------------ migrations in place
 
 
+#: A finished match as today's tables write it (what its replay reads back).
+OLD_MOVES = ("3", "pass", "44", "5")
+
+
+def today_changes(code: str) -> list[Change]:
+    return [
+        Change(code, 2, "playing", 1, new_match=NewMatch(1, 2**61 + 5, {"players": 2})),
+        Change(code, 3, "playing", 1, moves=OLD_MOVES[:1], first_move_index=0, table_row=False),
+        Change(code, 4, "playing", 1, moves=OLD_MOVES[1:3], first_move_index=1, table_row=False),
+        Change(code, 5, "finished", 1, moves=OLD_MOVES[3:], first_move_index=3, match_over=True),
+    ]
+
+
 def today_sqlite(path: str) -> None:
-    """A file as today's release writes it: the tables' storage, a table and a match."""
-    storage = GroupCommitStorage(path)
+    """A file as today's release writes it: the tables' storage, a table and a finished
+    match with its moves (a replay)."""
+    storage = GroupCommitStorage(path)  # (not bound to a loop: each commit is written at once)
     seats = [StoredSeat(0, "Ann", "human", "h0"), StoredSeat(1, None, "bot", None)]
     storage.create_table(StoredTable("OLD123", {"players": 2}, 0, "lobby", 1, 0, seats))
-    storage._conn.close()
+    for change in today_changes("OLD123"):
+        storage.commit(change)
+    storage.close()
+
+
+async def replay_of(storage: Storage, code: str) -> StoredMatch | None:
+    await storage.open()
+    try:
+        return await storage.fetch_match(code, 1)
+    finally:
+        await storage.shutdown()
 
 
 def test_sqlite_players_tables_join_a_database_from_today(tmp_path: Path) -> None:
@@ -375,9 +406,12 @@ def test_sqlite_players_tables_join_a_database_from_today(tmp_path: Path) -> Non
         (len(players_sqlite.MIGRATIONS),)
     ]
     after.close()
-    # The tables' storage opens the file as before and finds its table.
+    # The tables' storage opens the file as before and finds its table and its replay.
     storage = GroupCommitStorage(path)
     assert [t.code for t in storage.load_tables()] == ["OLD123"]
+    storage.close()
+    replay = asyncio.run(replay_of(GroupCommitStorage(path), "OLD123"))
+    assert replay is not None and replay.over and replay.moves == list(OLD_MOVES)
 
 
 def test_postgres_players_tables_join_a_database_from_today(
@@ -394,6 +428,8 @@ def test_postgres_players_tables_join_a_database_from_today(
         await storage.open()
         assert await storage.own("OLD123")
         await storage.insert_table(StoredTable("OLD123", {"players": 2}, 0, "lobby", 1, 0, seats))
+        for change in today_changes("OLD123"):
+            await storage.wait_durable(storage.commit(change))
         await storage.shutdown()
         for _ in range(2):  # a second opening finds the players' tables made
             store = postgres_players(url)
@@ -405,6 +441,8 @@ def test_postgres_players_tables_join_a_database_from_today(
         table = await storage.fetch_table("OLD123")
         await storage.shutdown()
         assert table is not None and [s.name for s in table.seats] == ["Ann", None]
+        replay = await replay_of(PostgresStorage(url), "OLD123")
+        assert replay is not None and replay.over and replay.moves == list(OLD_MOVES)
 
     asyncio.run(main())
 
