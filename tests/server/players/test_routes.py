@@ -4,6 +4,7 @@ codes, reused and expired codes, names that pass for someone else."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import statistics
 import time
@@ -16,8 +17,9 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from fouronefour.server.players.errors import PlayerError
 from fouronefour.server.players.passwords import Passwords
-from fouronefour.server.players.service import Players
+from fouronefour.server.players.service import HASHING, HASHING_QUEUE, Players
 from fouronefour.server.players.sqlite import sqlite_players
 from fouronefour.server.players.throttle import BUDGETS, Attempt, Budget, LocalThrottle
 from fouronefour.server.players.values import FORMER_PLAYER, MatchRecord, MatchSeat
@@ -593,3 +595,32 @@ def test_guests_who_never_came_back_are_forgotten(site: Site) -> None:
         visit(kept)
         back = send(kept, "POST", "/api/session", {"username": "kept", "password": "correct horse"})
         assert back.status_code == 200
+
+
+def test_a_flood_of_sign_ins_cannot_queue_up_hashing(tmp_path: Path) -> None:
+    """Many addresses signing in at once: beyond the hashing queue they are refused at once
+    (rate_limited) rather than queued ahead of everybody else's sign-in."""
+
+    class Slow(Passwords):
+        def verify(self, password_hash: str | None, password: str) -> bool:
+            time.sleep(0.05)
+            return False
+
+    roomy = {a: Budget(1000, 100.0) for a in Attempt}
+    site = Site(tmp_path / "flood.db", LocalThrottle(roomy), Slow(time_cost=1, memory_kib=1024))
+
+    async def flood() -> list[str]:
+        await site.players.store.open()  # type: ignore[attr-defined]
+        try:
+            tries = [
+                site.players.sign_in("ann", "password1", f"10.0.{i // 250}.{i % 250}", None)
+                for i in range(HASHING + HASHING_QUEUE + 10)
+            ]
+            answers = await asyncio.gather(*tries, return_exceptions=True)
+        finally:
+            await site.players.store.close()  # type: ignore[attr-defined]
+        return [str(a.code) for a in answers if isinstance(a, PlayerError)]
+
+    codes = asyncio.run(flood())
+    assert codes.count("rate_limited") == 10
+    assert codes.count("bad_credentials") == HASHING + HASHING_QUEUE

@@ -4,7 +4,9 @@ one-time device codes, deletion and export, over a :class:`~.store.PlayerStore`.
 A session is a random token (tokens.py) of which the store keeps only the SHA-256; every
 sign-in (a claim, a password, a device code, a password change) makes a new one and ends the
 one the browser held, so a token planted in a browser before a sign-in is worth nothing
-after it. Passwords are verified in worker threads, at most :data:`HASHING` at a time.
+after it. Passwords are verified in worker threads, at most :data:`HASHING` at a time, and
+no more than :data:`HASHING_QUEUE` wait their turn (more are refused as rate-limited: many
+addresses together cannot queue up minutes of hashing ahead of everybody's sign-in).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import segno
 
@@ -41,6 +43,7 @@ from .values import (
     rating_dict,
 )
 
+T = TypeVar("T")
 DAY_MS = 86_400_000
 #: A session lasts 90 days from its last use (extended at most once an hour): as long as a
 #: guest is kept (a guest's session is their only way back in unless they link a device).
@@ -51,6 +54,9 @@ CODE_SECONDS = 300
 GUEST_RETENTION_DAYS = 90
 #: Password hashes computed at once (each takes a core for ~50 ms): more wait their turn.
 HASHING = 2
+#: Password hashes that may wait for one of those (~0.5 s of waiting at most, at ~20 ms a
+#: hash on 2 threads).
+HASHING_QUEUE = 48
 #: The most history entries a page holds.
 PAGE_LIMIT = 50
 
@@ -123,6 +129,7 @@ class Players:
         self.throttle = throttle or LocalThrottle()
         self._clock = clock
         self._hashing = asyncio.Semaphore(HASHING)
+        self._hashes_asked = 0
         self.passkeys = Passkeys(store)
 
     def _now(self) -> int:
@@ -138,13 +145,24 @@ class Players:
         if wait > 0:
             raise PlayerError(ErrorCode.RATE_LIMITED, "too many attempts: wait", retry_after=wait)
 
+    async def _hashed(self, work: Callable[[], T]) -> T:
+        """``work`` (an argon2id hash or verification) in a worker thread, in turn."""
+        if self._hashes_asked >= HASHING + HASHING_QUEUE:
+            raise PlayerError(
+                ErrorCode.RATE_LIMITED, "too many sign-ins at once: try again", retry_after=1.0
+            )
+        self._hashes_asked += 1
+        try:
+            async with self._hashing:
+                return await asyncio.to_thread(work)
+        finally:
+            self._hashes_asked -= 1
+
     async def _hash(self, password: str) -> str:
-        async with self._hashing:
-            return await asyncio.to_thread(self.passwords.hash, password)
+        return await self._hashed(lambda: self.passwords.hash(password))
 
     async def _verify(self, password_hash: str | None, password: str) -> bool:
-        async with self._hashing:
-            return await asyncio.to_thread(self.passwords.verify, password_hash, password)
+        return await self._hashed(lambda: self.passwords.verify(password_hash, password))
 
     # ---------------------------------------------------------------- sessions
 
