@@ -134,6 +134,16 @@ def test_sessions_end_one_or_all(make_store: StoreFactory) -> None:
         assert await store.session("c", 2, DAY) is not None
         assert await store.delete_sessions("ann") == 1
         assert await store.sessions("ann") == []
+        # One session ended by its public id (its hash's first 12 hex digits), by its own
+        # profile only.
+        await store.create_profile(profile("bob"))
+        mine, near = "0123456789ab" + "c" * 52, "0123456789ac" + "0" * 52
+        await store.create_session(mine, "ann", 1, DAY, "password")
+        await store.create_session(near, "ann", 1, DAY, "password")
+        assert not await store.delete_session_by_id("bob", "0123456789ab")
+        assert not await store.delete_session_by_id("ann", "0123456789a%")
+        assert await store.delete_session_by_id("ann", "0123456789ab")
+        assert [s.id for s in await store.sessions("ann")] == ["0123456789ac"]
 
     run(make_store, scenario)
 

@@ -624,3 +624,25 @@ def test_a_flood_of_sign_ins_cannot_queue_up_hashing(tmp_path: Path) -> None:
     codes = asyncio.run(flood())
     assert codes.count("rate_limited") == 10
     assert codes.count("bad_credentials") == HASHING + HASHING_QUEUE
+
+
+def test_sign_one_other_device_out(site: Site) -> None:
+    with browser(site) as phone, browser(site) as laptop, browser(site) as stranger:
+        visit(phone)
+        claim(phone, "ann")
+        visit(laptop)
+        send(laptop, "POST", "/api/session", {"username": "ann", "password": "correct horse"})
+        listed = phone.get("/api/me/sessions").json()["sessions"]
+        assert len(listed) == 2 and sum(s["current"] for s in listed) == 1
+        other = next(s["id"] for s in listed if not s["current"])
+        token = laptop.cookies.get(SESSION_COOKIE) or ""
+        assert token not in str(listed)
+        # Somebody else cannot end it, even knowing its id.
+        visit(stranger)
+        refused = send(stranger, "DELETE", f"/api/me/sessions/{other}")
+        assert refused.status_code == 404 and code_of(refused) == "no_such_session"
+        assert send(phone, "DELETE", f"/api/me/sessions/{other}").status_code == 200
+        assert laptop.get("/api/me/games").status_code == 401
+        assert phone.get("/api/me/games").status_code == 200
+        assert send(phone, "DELETE", f"/api/me/sessions/{other}").status_code == 404
+        assert send(phone, "DELETE", "/api/me/sessions/%25").status_code == 404

@@ -24,6 +24,7 @@ class PlayerCode(enum.StrEnum):
     ALREADY_CLAIMED = "already_claimed"
     NOT_CLAIMED = "not_claimed"
     PLAYER_NOT_FOUND = "player_not_found"
+    NO_SUCH_SESSION = "no_such_session"
     #: A passkey ceremony refused: no challenge, an unknown passkey, a wrong signature.
     BAD_PASSKEY = "bad_passkey"
 
@@ -37,6 +38,7 @@ STATUS: dict[str, int] = {
     PlayerCode.ALREADY_CLAIMED: 409,
     PlayerCode.NOT_CLAIMED: 409,
     PlayerCode.PLAYER_NOT_FOUND: 404,
+    PlayerCode.NO_SUCH_SESSION: 404,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.STORAGE_ERROR: 503,
 }

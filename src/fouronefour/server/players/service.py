@@ -223,6 +223,18 @@ class Players:
     async def sign_out(self, current: Current) -> None:
         await self.store.delete_session(tokens.token_hash(current.token))
 
+    async def sessions(self, current: Current) -> list[dict[str, Any]]:
+        """The profile's sessions (its devices), this one marked ``current``."""
+        return [
+            {**s.to_dict(), "current": s.id == current.session.id}
+            for s in await self.store.sessions(current.profile.id)
+        ]
+
+    async def end_session(self, current: Current, session_id: str) -> None:
+        """Sign one of the profile's devices out (by the id :meth:`sessions` gives)."""
+        if not await self.store.delete_session_by_id(current.profile.id, session_id):
+            raise PlayerError(PlayerCode.NO_SUCH_SESSION, "no such session of this profile")
+
     async def sign_out_everywhere(self, current: Current) -> int:
         """End every session of the profile, this one too; returns how many."""
         return await self.store.delete_sessions(current.profile.id)

@@ -275,6 +275,21 @@ class SqlPlayerStore:
             await conn.execute("DELETE FROM player_sessions WHERE token_hash = ?", token_hash)
 
     @_on_db
+    async def delete_session_by_id(self, profile_id: str, session_id: str) -> bool:
+        if len(session_id) != 12 or any(c not in "0123456789abcdef" for c in session_id):
+            return False
+        async with self.db.write() as conn:
+            return bool(
+                await conn.execute(
+                    "DELETE FROM player_sessions WHERE profile_id = ? AND token_hash >= ?"
+                    " AND token_hash < ?",
+                    profile_id,
+                    session_id,
+                    session_id + "g",  # (every hex digit sorts below "g")
+                )
+            )
+
+    @_on_db
     async def delete_sessions(self, profile_id: str, keep: str | None = None) -> int:
         async with self.db.write() as conn:
             return await conn.execute(

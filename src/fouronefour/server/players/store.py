@@ -70,6 +70,11 @@ class PlayerStore(Protocol):
 
     async def delete_session(self, token_hash: str) -> None: ...
 
+    async def delete_session_by_id(self, profile_id: str, session_id: str) -> bool:
+        """End one of the profile's sessions, named by its public id
+        (:attr:`~.values.SessionInfo.id`); False if it has none such."""
+        ...
+
     async def delete_sessions(self, profile_id: str, keep: str | None = None) -> int:
         """Sign the profile out everywhere (but the session ``keep``); returns how many."""
         ...

@@ -205,6 +205,25 @@ def players_router(
 
         return await answer(request, work)
 
+    @router.get("/api/me/sessions")
+    async def sessions(request: Request) -> Response:
+        async def work() -> Response:
+            return _json({"sessions": await players.sessions(await session(request))})
+
+        return await answer(request, work)
+
+    @router.delete("/api/me/sessions/{session_id}")
+    async def end_session(request: Request, session_id: str) -> Response:
+        async def work() -> Response:
+            current = await changing(request)
+            await players.end_session(current, session_id)
+            response = _json({"ok": True})
+            if session_id == current.session.id:
+                _clear_session(request, response)
+            return response
+
+        return await answer(request, work)
+
     @router.post("/api/me/password")
     async def change_password(request: Request) -> Response:
         async def work() -> Response:
