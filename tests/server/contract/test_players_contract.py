@@ -211,6 +211,8 @@ def test_a_match_is_recorded_and_rated_once(make_store: StoreFactory) -> None:
         )
         assert casual.new and casual.changes == ()
         assert await store.get_profile("ann") == ann
+        chart = await store.rating_history("ann", 10)  # the casual match adds no point
+        assert [(at, round(r.mu, 9)) for at, r in chart] == [(5_000, round(ann.rating.mu, 9))]
         games = await store.history("ann", 10)
         assert [(g.number, g.rated, g.won) for g in games] == [(2, False, False), (1, True, True)]
         assert games[1].after is not None and games[1].after.mu == pytest.approx(ann.rating.mu)

@@ -470,6 +470,9 @@ def test_games_public_profile_export_and_deletion(site: Site) -> None:
         rest = ann.get("/api/me/games", params={"limit": 10, "after": page["next"]}).json()
         assert [g["match"] for g in rest["games"]] == [3, 2, 1] and rest["next"] is None
         assert page["games"][0]["rating_change"]["mu"] > 0
+        chart = ann.get(f"/api/players/{ids[1]}/ratings", params={"limit": 3}).json()["ratings"]
+        assert [p["at"] for p in chart] == sorted(p["at"] for p in chart) and len(chart) == 3
+        assert chart[-1]["mu"] < chart[0]["mu"]  # lost every match
         public = ann.get(f"/api/players/{ids[1]}").json()["player"]
         assert public["stats"]["matches"] == 5 and public["stats"]["wins"] == 0
         assert "username" not in public and "language" not in public

@@ -400,6 +400,14 @@ class Players:
         body["stats"] = (await self.store.stats(profile.id)).to_dict()
         return body
 
+    async def rating_chart(self, profile_id: str, limit: int) -> list[dict[str, Any]]:
+        """A live profile's rating after each of its last rated matches, oldest first."""
+        profile = await self.store.get_profile(profile_id) if len(profile_id) <= 32 else None
+        if profile is None or profile.deleted:
+            raise PlayerError(PlayerCode.PLAYER_NOT_FOUND, "no such player")
+        points = await self.store.rating_history(profile.id, max(1, min(limit, 1000)))
+        return [{"at": at, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal} for at, r in points]
+
     async def history(
         self, current: Current, limit: int, after: str | None
     ) -> tuple[list[HistoryEntry], str | None]:

@@ -647,6 +647,18 @@ class SqlPlayerStore:
         return entries
 
     @_on_db
+    async def rating_history(self, profile_id: str, limit: int) -> list[tuple[int, Rating]]:
+        async with self.db.read() as conn:
+            rows = await conn.fetch(
+                "SELECT finished_at, mu_after, sigma_after FROM player_match_seats"
+                " WHERE profile_id = ? AND mu_after IS NOT NULL"
+                " ORDER BY finished_at DESC, code DESC, number DESC LIMIT ?",
+                profile_id,
+                limit,
+            )
+        return [(int(r[0]), Rating(float(r[1]), float(r[2]))) for r in reversed(rows)]
+
+    @_on_db
     async def stats(self, profile_id: str, tallies: int = 20) -> Stats:
         async with self.db.read() as conn:
             totals = await conn.fetch(

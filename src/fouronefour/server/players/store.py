@@ -17,6 +17,7 @@ from .values import (
     MatchRecord,
     Passkey,
     Profile,
+    Rating,
     RatingRow,
     Recorded,
     SessionInfo,
@@ -146,6 +147,11 @@ class PlayerStore(Protocol):
         ...
 
     async def stats(self, profile_id: str, tallies: int = 20) -> Stats: ...
+
+    async def rating_history(self, profile_id: str, limit: int) -> list[tuple[int, Rating]]:
+        """The profile's rating after each of its last ``limit`` rated matches, oldest
+        first: (when the match ended, the rating then) for a chart."""
+        ...
 
     async def top(self, limit: int) -> list[RatingRow]:
         """The global leaderboard: live profiles whose rating is no longer provisional."""

@@ -334,6 +334,13 @@ def players_router(
 
         return await answer(request, work)
 
+    @router.get("/api/players/{profile_id}/ratings")
+    async def rating_chart(request: Request, profile_id: str, limit: int = 200) -> Response:
+        async def work() -> Response:
+            return _json({"ratings": await players.rating_chart(profile_id, limit)})
+
+        return await answer(request, work)
+
     @router.get("/api/leaderboard")
     async def leaderboard(request: Request, limit: int = 100, among: str = "all") -> Response:
         async def work() -> Response:
