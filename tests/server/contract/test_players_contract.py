@@ -518,3 +518,42 @@ def test_sqlite_players_schema_steps_up_in_place(tmp_path: Path) -> None:
     assert got == []
     ann = run(lambda: sqlite_players(path), lambda store: store.get_profile("ann"))
     assert ann is not None and ann.name == "Ann"
+
+
+def test_ratings_recomputed_from_the_recorded_matches(make_store: StoreFactory) -> None:
+    async def scenario(store: SqlPlayerStore) -> None:
+        for pid in ("ann", "bob", "cid", "dan"):
+            await store.create_profile(profile(pid))
+        rng = random.Random(3)
+        for n in range(25):
+            people = rng.sample(["ann", "bob", "cid", "dan", "bot:strong", "bot:expert"], 4)
+            rated = n % 5 != 0
+            await store.record_match(
+                four("RC", n, (people[0], people[1]), (people[2], people[3]), n, rated)
+            )
+        before = [await store.get_profile(p) for p in ("ann", "bob", "cid", "dan")]
+        history = await store.history("ann", 50)
+        board = await store.top(10)
+        # Ratings written by hand go wrong (say, a bug or a new levels.json): recomputed,
+        # they are what the matches make them again, page by page.
+        await store.create_profile(replace(profile("eve"), rating=Rating(50, 1, 99)))
+        assert await store.recompute_ratings(batch=7) == 20
+        after = [await store.get_profile(p) for p in ("ann", "bob", "cid", "dan")]
+        for old, new in zip(before, after, strict=True):
+            assert old is not None and new is not None
+            assert new.rating.matches == old.rating.matches
+            assert new.rating.mu == pytest.approx(old.rating.mu)
+            assert new.rating.sigma == pytest.approx(old.rating.sigma)
+        eve = await store.get_profile("eve")
+        assert eve is not None and eve.rating == NEWCOMER
+        again = await store.history("ann", 50)
+        assert len(again) == len(history)
+        for now, was in zip(again, history, strict=True):
+            assert (now.after is None) == (was.after is None)
+            if now.after is not None and was.after is not None and was.before is not None:
+                assert now.after.mu == pytest.approx(was.after.mu)
+                assert now.before is not None
+                assert now.before.sigma == pytest.approx(was.before.sigma)
+        assert [r.profile_id for r in await store.top(10)] == [r.profile_id for r in board]
+
+    run(make_store, scenario)

@@ -21,6 +21,7 @@ from .values import (
     Credentials,
     HistoryEntry,
     MatchRecord,
+    MatchSeat,
     Passkey,
     Profile,
     Rating,
@@ -744,6 +745,91 @@ class SqlPlayerStore:
                 profile_id,
             )
         return int(higher[0][0]) + int(level[0][0]) + 1
+
+    async def recompute_ratings(self, batch: int = 2000) -> int:
+        current: dict[str, Rating] = {}
+        start: tuple[int, str, int] | None = None
+        rated = 0
+        while True:
+            page = await self._rate_page(current, start, batch)
+            if page is None:
+                break
+            start, count = page
+            rated += count
+        await self._write_ratings(current)
+        await self.rebuild_board()
+        return rated
+
+    @_on_db
+    async def _rate_page(
+        self, current: dict[str, Rating], start: tuple[int, str, int] | None, batch: int
+    ) -> tuple[tuple[int, str, int], int] | None:
+        """Rate the next ``batch`` rated matches after ``start`` from ``current`` (which
+        this updates), writing each seat's rating before and after; None when none are
+        left. One transaction a page."""
+        keyset = "" if start is None else " AND (finished_at, code, number) > (?, ?, ?)"
+        async with self.db.write() as conn:
+            rows = await conn.fetch(
+                "WITH page AS (SELECT code, number, finished_at FROM player_matches"
+                " WHERE rated = 1" + keyset +
+                " ORDER BY finished_at, code, number LIMIT ?)"
+                " SELECT page.code, page.number, page.finished_at, s.seat, s.team, s.rank,"
+                " s.profile_id, s.bot_level FROM page JOIN player_match_seats s"
+                " ON s.code = page.code AND s.number = page.number"
+                " ORDER BY page.finished_at, page.code, page.number, s.seat",
+                *([] if start is None else list(start)), batch,
+            )  # fmt: skip
+            if not rows:
+                return None
+            matches: dict[tuple[str, int], list[Row]] = {}
+            for row in rows:
+                matches.setdefault((row[0], int(row[1])), []).append(row)
+            updates: list[tuple[Any, ...]] = []
+            for (code, number), seats in matches.items():
+                record = MatchRecord(
+                    code, number, int(seats[0][2]), True,
+                    tuple(MatchSeat(int(r[3]), int(r[4]), "", int(r[5]), None, r[6], r[7])
+                          for r in seats),
+                )  # fmt: skip
+                after = ratings.rate(record, current)
+                for r in seats:
+                    pid = r[6]
+                    new = after.get(pid) if pid is not None else None
+                    old = current.get(pid, ratings.NEWCOMER) if new is not None else None
+                    updates.append(
+                        (
+                            None if old is None else old.mu,
+                            None if old is None else old.sigma,
+                            None if new is None else new.mu,
+                            None if new is None else new.sigma,
+                            code, number, int(r[3]),
+                        )
+                    )  # fmt: skip
+                current.update(after)
+            await conn.executemany(
+                "UPDATE player_match_seats SET mu_before = ?, sigma_before = ?, mu_after = ?,"
+                " sigma_after = ? WHERE code = ? AND number = ? AND seat = ?",
+                updates,
+            )
+        last = rows[-1]
+        return (int(last[2]), last[0], int(last[1])), len(matches)
+
+    @_on_db
+    async def _write_ratings(self, current: dict[str, Rating]) -> None:
+        """Every profile's rating as ``current`` has it (a newcomer's if absent)."""
+        new = ratings.NEWCOMER
+        async with self.db.write() as conn:
+            await conn.execute(
+                "UPDATE player_profiles SET mu = ?, sigma = ?, ordinal = ?, rated_matches = 0",
+                new.mu,
+                new.sigma,
+                new.ordinal,
+            )
+            await conn.executemany(
+                "UPDATE player_profiles SET mu = ?, sigma = ?, ordinal = ?, rated_matches = ?"
+                " WHERE id = ?",
+                [(r.mu, r.sigma, r.ordinal, r.matches, pid) for pid, r in current.items()],
+            )
 
     @_on_db
     async def rebuild_board(self) -> None:

@@ -161,6 +161,13 @@ class PlayerStore(Protocol):
         """The profile's place on the global leaderboard (None: not on it)."""
         ...
 
+    async def recompute_ratings(self, batch: int = 2000) -> int:
+        """Rate every recorded rated match again, oldest first, from newcomers' ratings
+        and the bots' fixed ones (after bots/levels.json changed, or to repair ratings);
+        returns the matches rated. For the operator, with the server stopped: a match
+        recorded meanwhile would be rated from the ratings of before."""
+        ...
+
     async def rebuild_board(self) -> None:
         """Count the global leaderboard again from the ratings (after a bulk load or a
         recomputation of ratings)."""
