@@ -120,3 +120,20 @@ def test_no_rating_change_for_casual_or_one_team() -> None:
     casual = MatchRecord("R", 1, 0, False, seats((0, 1, "a", None), (1, 2, "b", None)))
     one_team = MatchRecord("R", 1, 0, True, seats((0, 1, "a", None), (0, 1, "b", None)))
     assert rate(casual, {}) == {} and rate(one_team, {}) == {}
+
+
+def test_an_unknown_username_costs_one_verification_not_a_hash_too() -> None:
+    """The decoy hash for unknown usernames is made beforehand: the first unknown name's
+    answer takes no longer than the others' (made lazily, it took a hash and a check)."""
+    hasher = Passwords(time_cost=1, memory_kib=1024)
+    real = hasher._hasher
+
+    class VerifyOnly:
+        def verify(self, stored: str, password: str) -> bool:
+            return real.verify(stored, password)
+
+        def hash(self, password: str) -> str:
+            raise AssertionError("hashed while answering a sign-in")
+
+    hasher._hasher = VerifyOnly()  # type: ignore[assignment]
+    assert not hasher.verify(None, "whatever1")

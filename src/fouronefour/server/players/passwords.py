@@ -6,8 +6,6 @@ in a worker thread, never on the event loop."""
 
 from __future__ import annotations
 
-import functools
-
 import argon2
 
 #: OWASP's first argon2id choice (m = 19 MiB, t = 2, p = 1): ~50 ms a verification on one
@@ -33,6 +31,9 @@ class Passwords:
             parallelism=parallelism,
             type=argon2.Type.ID,
         )
+        # Made now, not at the first unknown username, whose answer would take twice as
+        # long as the others' and so tell that the name does not exist.
+        self._decoy = self._hasher.hash("no password is this one")
 
     def hash(self, password: str) -> str:
         return self._hasher.hash(password)
@@ -41,17 +42,10 @@ class Passwords:
         """Whether ``password`` matches; with no hash (no such username) a hash of the same
         cost is verified all the same, so that the answer takes as long either way."""
         try:
-            matched = self._hasher.verify(password_hash or self._decoy(), password)
+            matched = self._hasher.verify(password_hash or self._decoy, password)
         except (argon2.exceptions.VerificationError, argon2.exceptions.InvalidHashError):
             return False
         return matched and password_hash is not None
 
     def needs_rehash(self, password_hash: str) -> bool:
         return self._hasher.check_needs_rehash(password_hash)
-
-    @functools.cached_property
-    def _decoy_hash(self) -> str:
-        return self._hasher.hash("no password is this one")
-
-    def _decoy(self) -> str:
-        return self._decoy_hash
