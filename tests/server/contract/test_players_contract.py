@@ -557,3 +557,29 @@ def test_ratings_recomputed_from_the_recorded_matches(make_store: StoreFactory) 
         assert [r.profile_id for r in await store.top(10)] == [r.profile_id for r in board]
 
     run(make_store, scenario)
+
+
+def test_one_match_recorded_by_two_processes_at_once_is_rated_once(
+    make_store: StoreFactory,
+) -> None:
+    """Two processes (an owner that failed over and the one that took over) record one
+    match together: one records and rates it, the other finds it recorded."""
+
+    async def main() -> tuple[list[bool], int]:
+        stores = [make_store(), make_store()]
+        for store in stores:
+            await store.open()
+        try:
+            for pid in ("ann", "bob", "cid", "dan"):
+                await stores[0].create_profile(profile(pid))
+            record = four("TWICE", 1, ("ann", "bob"), ("cid", "dan"), 1)
+            done = await asyncio.gather(*(s.record_match(record) for s in stores * 3))
+            ann = await stores[1].get_profile("ann")
+            assert ann is not None
+            return [d.new for d in done], ann.rating.matches
+        finally:
+            for store in stores:
+                await store.close()
+
+    news, matches = asyncio.run(main())
+    assert news.count(True) == 1 and matches == 1
