@@ -20,7 +20,7 @@ from .clock import AsyncioScheduler
 from .collector import keep_collections_short
 from .config import ServerConfig
 from .outage import Outage
-from .recording import keep_recording
+from .recording import keep_guests_tidy, keep_recording
 from .registry import TableRegistry
 from .routes.analysis import analysis_router
 from .routes.answers import answer_errors
@@ -104,6 +104,7 @@ def lifespan(
         )
         # Finished matches reach the players' ratings and histories (recording.py).
         tasks.append(asyncio.create_task(keep_recording(state.storage, state.players, broker)))
+        tasks.append(asyncio.create_task(keep_guests_tidy(state.players, broker)))
         # Old tables leave the database; their finished matches stay (retention.py).
         retention = state.backends.start_retention()
         if retention is not None and config.keep_days > 0:

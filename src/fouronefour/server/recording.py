@@ -4,6 +4,8 @@ loop hands it to the players' store, which records it once by table code and mat
 then marks it done. A process that stops between the two leaves the record listed: the next
 pass (here, or in any process of a cluster) records it; a record handed over twice changes
 nothing the second time. So a rating changes once per match, never twice, never lost.
+
+Beside it, the hourly pass that forgets guests who never came back.
 """
 
 from __future__ import annotations
@@ -71,5 +73,26 @@ async def keep_recording(storage: Storage, players: Players, broker: Broker | No
                 await record_pending(storage, players)
         except Exception as error:  # (the database away: its outage is logged once)
             outage.failed(error, "tried again every second")
+        else:
+            outage.back()
+
+
+#: How often guests who never came back are looked for (players/service.py says how long
+#: they are kept: docs/players.md, "Retention").
+GUEST_TIDY_SECONDS = 3600.0
+
+
+async def keep_guests_tidy(players: Players, broker: Broker | None) -> None:
+    """Forget guests who never came back, a batch an hour, for good (cancel to stop); in a
+    cluster, one process a pass."""
+    outage = Outage(log, "forgetting guests who never came back")
+    while True:
+        await asyncio.sleep(GUEST_TIDY_SECONDS * random.uniform(0.9, 1.0))
+        try:
+            if broker is None or await broker.take_turn("guests", GUEST_TIDY_SECONDS * 0.5):
+                while await players.tidy() > 0:
+                    await asyncio.sleep(0)  # (a batch a transaction: the loop breathes)
+        except Exception as error:
+            outage.failed(error, "tried again in an hour")
         else:
             outage.back()
