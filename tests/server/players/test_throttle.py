@@ -52,16 +52,15 @@ def test_shared_buckets_are_one_budget_for_two_processes(
     assert waits[:3] == [0.0] * 3 and waits[3] > 0
 
 
-def test_the_players_for_a_servers_settings(tmp_path: object) -> None:
+def test_the_players_store_is_in_the_tables_own_database(tmp_path: object) -> None:
+    from fouronefour.server.backends import player_store
     from fouronefour.server.players.postgres import PostgresDb
-    from fouronefour.server.players.setup import players_for
     from fouronefour.server.players.sqlite import SqliteDb
     from fouronefour.server.players.sqlstore import SqlPlayerStore
+    from fouronefour.server.storage.postgres import PostgresStorage
 
-    local = players_for(f"{tmp_path}/tables.db")
-    assert isinstance(local.throttle, LocalThrottle)
-    assert isinstance(local.store, SqlPlayerStore) and isinstance(local.store.db, SqliteDb)
-    storage = GroupCommitStorage(":memory:")
-    cluster = players_for("postgresql://u@127.0.0.1:1/x", Broker("redis://127.0.0.1:1", storage))
-    assert isinstance(cluster.throttle, SharedThrottle)
-    assert isinstance(cluster.store, SqlPlayerStore) and isinstance(cluster.store.db, PostgresDb)
+    local = player_store(GroupCommitStorage(f"{tmp_path}/tables.db"))
+    assert isinstance(local, SqlPlayerStore) and isinstance(local.db, SqliteDb)
+    assert local.db.path == f"{tmp_path}/tables.db"
+    cluster = player_store(PostgresStorage("postgresql://u@127.0.0.1:1/x"))
+    assert isinstance(cluster, SqlPlayerStore) and isinstance(cluster.db, PostgresDb)
