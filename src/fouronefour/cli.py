@@ -29,10 +29,11 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "train": ("fouronefour.train.command", "train the learned bot (needs the train extra)"),
     "simulate": ("fouronefour.simulate", "play random legal moves and report the speed"),
     "analyse": ("fouronefour.analysis.command", "where a finished match was won and lost"),
+    "admin": ("fouronefour.server.admin", "find a player, reset a password, delete a profile"),
 }
 
 #: subcommand -> the extra that brings what its module imports
-EXTRAS = {"serve": "server", "train": "train"}
+EXTRAS = {"serve": "server", "admin": "server", "train": "train"}
 
 #: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
 INTERRUPTED = 130

@@ -583,3 +583,25 @@ def test_one_match_recorded_by_two_processes_at_once_is_rated_once(
 
     news, matches = asyncio.run(main())
     assert news.count(True) == 1 and matches == 1
+
+
+def test_an_operator_finds_players_by_id_username_or_part_of_a_name(
+    make_store: StoreFactory,
+) -> None:
+    async def scenario(store: SqlPlayerStore) -> None:
+        await store.create_profile(profile("p1", "Ann Lee", now=1))
+        await store.create_profile(profile("p2", "Joanna", now=2))
+        await store.create_profile(profile("p3", "100%_sure", now=3))
+        await store.claim("p1", "annl", "hash")
+        await store.create_profile(profile("p4", "Anna Gone", now=4))
+        await store.delete_profile("p4")
+        ids = [p.id for p in await store.find_profiles("ann")]
+        assert ids == ["p2", "p1"]  # (newest first; the deleted one is not found)
+        assert [p.id for p in await store.find_profiles("annl")] == ["p1"]
+        assert [p.id for p in await store.find_profiles("p3")] == ["p3"]
+        assert [p.id for p in await store.find_profiles("%_")] == ["p3"]  # (no wildcards)
+        assert await store.find_profiles("%") == [await store.get_profile("p3")]
+        assert await store.find_profiles("nobody") == []
+        assert [p.id for p in await store.find_profiles("a", limit=1)] == ["p2"]
+
+    run(make_store, scenario)

@@ -188,6 +188,25 @@ class SqlPlayerStore:
         return _profile(rows[0]) if rows else None
 
     @_on_db
+    async def find_profiles(self, query: str, limit: int = 20) -> list[Profile]:
+        """Live profiles whose id or username is ``query``, or whose display name holds it
+        (any case), newest first: an operator's search."""
+        pattern = (
+            "%" + query.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        )
+        async with self.db.read() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_PROFILE} FROM player_profiles WHERE deleted = 0"
+                " AND (id = ? OR username = ? OR LOWER(name) LIKE ? ESCAPE '\\')"
+                " ORDER BY created_at DESC LIMIT ?",
+                query,
+                query.lower(),
+                pattern,
+                limit,
+            )
+        return [_profile(row) for row in rows]
+
+    @_on_db
     async def update_profile(
         self,
         profile_id: str,

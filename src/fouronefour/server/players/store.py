@@ -45,6 +45,10 @@ class PlayerStore(Protocol):
         """The profile, deleted ones too (``deleted`` set, nothing else kept)."""
         ...
 
+    async def find_profiles(self, query: str, limit: int = 20) -> list[Profile]:
+        """Live profiles whose id or username is ``query``, or whose name holds it."""
+        ...
+
     async def update_profile(
         self,
         profile_id: str,
