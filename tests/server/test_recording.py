@@ -4,7 +4,9 @@ a match's record is written with its result, recorded once, never lost with a re
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -12,6 +14,7 @@ import pytest
 from fouronefour.engine import Rules
 from fouronefour.server.players.service import Players
 from fouronefour.server.players.sqlite import sqlite_players
+from fouronefour.server.players.values import MatchRecord, MatchSeat
 from fouronefour.server.recording import match_record, record_pending
 from fouronefour.server.storage.sqlite import GroupCommitStorage
 from fouronefour.server.tables.model import TableOptions
@@ -152,3 +155,111 @@ def test_seats_follow_the_profile_from_the_page_only(
     assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_seat"
     version = client.get(f"/api/tables/{code}").json()["version"]
     assert version == back.json()["table"]["version"]
+
+
+def test_what_each_seat_did_is_counted_as_the_events_told_it() -> None:
+    """The record's tallies, read from each round's log as it ended, agree with the public
+    events the table sent move by move (tables/play.py) over whole random matches."""
+    from fouronefour.engine import PASS, Match
+    from fouronefour.engine.moves import BombKind, Kind, classify_text
+    from fouronefour.server.tables.play import play
+    from fouronefour.server.tables.records import TALLIES, tallies
+
+    for seed in (1, 2, 3):
+        rng = random.Random(seed)
+        match = Match(Rules(4), seed)
+        expected = [dict.fromkeys(TALLIES, 0) for _ in range(4)]
+        top: int | None = None
+        for tribute in match.round.tributes:
+            expected[tribute["from"]]["tribute_paid"] += 1
+            expected[tribute["to"]]["tribute_received"] += 1
+        while not match.is_over:
+            r = match.round
+            assert r.to_act is not None and r.decision is not None
+            prompt = (str(r.decision), r.legal_moves())
+            played = play(match, r.to_act, prompt, rng.choice(prompt[1]), 1)
+            for event in played.events:
+                if event["type"] == "play":
+                    combination = classify_text(event["move"])
+                    if combination is not None and combination.kind is Kind.BOMB:
+                        name = (
+                            "four_four_a" if combination.bomb is BombKind.FOUR_FOUR_ACE else "bombs"
+                        )
+                        expected[event["seat"]][name] += 1
+                    top = event["seat"]
+                elif event["type"] in ("hook", "unhook") and event["move"] != PASS:
+                    # (play() takes the engine's offers one by one: a decline is no claim)
+                    if event["type"] == "hook":
+                        expected[event["seat"]]["hooks_made"] += 1
+                        assert top is not None
+                        expected[top]["hooks_suffered"] += 1
+                    top = event["seat"]
+                elif event["type"] == "round_start":
+                    top = None
+                    for tribute in event["tributes"]:
+                        expected[tribute["from"]]["tribute_paid"] += 1
+                        expected[tribute["to"]]["tribute_received"] += 1
+            match = played.after
+        assert tallies(match) == expected
+        assert sum(e["hooks_made"] for e in expected) > 0 or seed != 1  # (seed 1 hooks)
+
+
+def test_accuracy_is_the_share_of_choices_labelled_best_or_good() -> None:
+    from fouronefour.server.recording import accuracy_by_seat
+
+    decisions = [
+        {"seat": 0, "label": "best"}, {"seat": 0, "label": "forced"},
+        {"seat": 0, "label": "mistake"}, {"seat": 0, "label": "good"},
+        {"seat": 1, "label": "forced"}, {"seat": 2, "label": "blunder"},
+    ]  # fmt: skip
+    assert accuracy_by_seat(decisions) == {0: 2 / 3, 2: 0.0}
+
+
+def test_a_matchs_accuracy_waits_for_its_rounds_analyses(harness: Harness, tmp_path: Path) -> None:
+    from fouronefour.server.recording import fill_accuracy
+    from fouronefour.server.storage import StoredAnalysis
+
+    async def scenario() -> None:
+        players = Players(sqlite_players(str(tmp_path / "players.db")))
+        await players.store.open()
+        try:
+            ann = (await players.start_guest(None)).profile
+            table = finished_rated_table(harness, ann.id)
+            await record_pending(harness.storage, players)
+            rounds = len(table.match.results)  # type: ignore[union-attr]
+            # Not analysed (this table's server analyses nothing): settled without accuracy.
+            assert await fill_accuracy(harness.storage, players) == 1
+            assert await players.store.accuracy_due(10) == []
+            assert (await players.store.history(ann.id, 5))[0].accuracy is None
+            # Another match of the same table, its rounds analysed one after the other.
+            again = replace_number(await players.store.history(ann.id, 1), rounds)
+            await players.record_match(again)
+            for number in range(1, rounds + 1):
+                await harness.storage.store_analysis("REC001", StoredAnalysis(2, number))
+            assert await fill_accuracy(harness.storage, players) == 0  # (due: wait)
+            for number in range(1, rounds + 1):
+                decisions = [{"seat": 0, "label": "best" if number % 2 else "mistake"},
+                             {"seat": 1, "label": "good"}]  # fmt: skip
+                await harness.storage.store_analysis(
+                    "REC001", StoredAnalysis(2, number, 8, decisions)
+                )
+            assert await fill_accuracy(harness.storage, players) == 1
+            share = sum(1 for n in range(1, rounds + 1) if n % 2) / rounds
+            assert (await players.store.history(ann.id, 1))[0].accuracy == pytest.approx(share)
+            stats = (await players.public(ann.id))["stats"]
+            assert stats["accuracy"] == pytest.approx(share) and stats["analysed_matches"] == 1
+            assert stats["levels_climbed"] >= 0 and "bombs" in stats and "tribute_paid" in stats
+        finally:
+            await players.store.close()
+
+    asyncio.run(scenario())
+
+
+def replace_number(history: list[Any], rounds: int) -> MatchRecord:
+    """Match 2 of the same table, as the record of match 1 had it (a profile at seat 0)."""
+    entry = history[0]
+    seats = tuple(
+        MatchSeat(s.seat, s.team, s.name, s.rank, s.place, s.profile_id, s.bot_level)
+        for s in entry.seats
+    )
+    return MatchRecord(entry.code, 2, entry.finished_at + 1, False, seats, rounds)

@@ -62,6 +62,38 @@ async def record_pending(storage: Storage, players: Players) -> int:
             return done
 
 
+#: The labels of a decision that counts towards accuracy (analysis/labels.py): every label
+#: but ``forced`` (no choice) counts, and ``best`` and ``good`` are accurate.
+ACCURATE = frozenset({"best", "good"})
+
+
+def accuracy_by_seat(decisions: list[dict[str, Any]]) -> dict[int, float | None]:
+    """Each seat's share of its decisions with a choice that were labelled best or good
+    (docs/players.md, "History and stats"); None for a seat that had no choice."""
+    chosen: dict[int, list[bool]] = {}
+    for decision in decisions:
+        if decision.get("label") not in (None, "forced"):
+            chosen.setdefault(int(decision["seat"]), []).append(decision["label"] in ACCURATE)
+    return {seat: sum(marks) / len(marks) for seat, marks in chosen.items()}
+
+
+async def fill_accuracy(storage: Storage, players: Players, limit: int = 20) -> int:
+    """Work out the accuracy of recorded matches whose rounds are all analysed; a match
+    with a round never to be analysed (the server does not analyse, or it was not kept)
+    gets none. Returns the matches settled."""
+    settled = 0
+    for code, number, rounds in await players.store.accuracy_due(limit):
+        analyses = [await storage.fetch_analysis(code, number, r) for r in range(1, rounds + 1)]
+        if any(a is not None and a.due for a in analyses):
+            continue  # (being analysed: the next pass)
+        decisions = [d for a in analyses if a is not None for d in (a.decisions or [])]
+        unmeasured = any(a is None or a.decisions is None for a in analyses)
+        by_seat: dict[int, float | None] = {} if unmeasured else dict(accuracy_by_seat(decisions))
+        await players.store.set_accuracy(code, number, by_seat)
+        settled += 1
+    return settled
+
+
 async def keep_recording(storage: Storage, players: Players, broker: Broker | None) -> None:
     """Record what waits every :data:`RECORD_SECONDS`, for good (cancel to stop); in a
     cluster, one process a pass (:meth:`Broker.take_turn`)."""
@@ -71,6 +103,7 @@ async def keep_recording(storage: Storage, players: Players, broker: Broker | No
         try:
             if broker is None or await broker.take_turn("records", RECORD_SECONDS * 0.5):
                 await record_pending(storage, players)
+                await fill_accuracy(storage, players)
         except Exception as error:  # (the database away: its outage is logged once)
             outage.failed(error, "tried again every second")
         else:

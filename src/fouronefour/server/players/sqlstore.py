@@ -80,6 +80,18 @@ class Db(Protocol):
         ...
 
 
+#: The columns of what a seat did over a match (tables/records.py).
+SEAT_TALLIES = (
+    "bombs",
+    "four_four_a",
+    "hooks_made",
+    "hooks_suffered",
+    "tribute_paid",
+    "tribute_received",
+    "levels_climbed",
+)
+_SEAT_TALLIES = ", ".join(SEAT_TALLIES)
+
 _PROFILE = (
     "id, name, avatar, language, created_at, last_seen, username, mu, sigma, rated_matches, deleted"
 )
@@ -572,14 +584,26 @@ class SqlPlayerStore:
                         None if before is None else before.sigma,
                         None if new is None else new.mu,
                         None if new is None else new.sigma,
+                        s.bombs, s.four_four_a, s.hooks_made, s.hooks_suffered,
+                        s.tribute_paid, s.tribute_received, s.levels_climbed,
                     )
                 )  # fmt: skip
             await conn.executemany(
                 "INSERT INTO player_match_seats (code, number, seat, team, name, rank, place,"
                 " profile_id, bot_level, finished_at, mu_before, sigma_before, mu_after,"
-                " sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f" sigma_after, {_SEAT_TALLIES})"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows_out,
             )
+            if any(s.profile_id for s in known) and record.rounds:
+                await conn.execute(
+                    "INSERT INTO player_accuracy_due (code, number, rounds, due_since)"
+                    " VALUES (?, ?, ?, ?)",
+                    record.code,
+                    record.number,
+                    record.rounds,
+                    record.finished_at,
+                )
         return Recorded(
             True,
             tuple(
@@ -617,13 +641,14 @@ class SqlPlayerStore:
         async with self.db.read() as conn:
             rows = await conn.fetch(
                 "WITH page AS (SELECT me.code, me.number, me.finished_at, me.seat, me.rank,"
-                " me.place, me.mu_before, me.sigma_before, me.mu_after, me.sigma_after"
+                " me.place, me.mu_before, me.sigma_before, me.mu_after, me.sigma_after,"
+                " me.accuracy"
                 " FROM player_match_seats me WHERE me.profile_id = ?" + keyset +
                 " ORDER BY me.finished_at DESC, me.code DESC, me.number DESC LIMIT ?)"
                 " SELECT page.code, page.number, page.finished_at, page.seat, page.rank,"
                 " page.place, page.mu_before, page.sigma_before, page.mu_after,"
                 " page.sigma_after, m.rated, m.rounds, s.seat, s.team, s.name, s.rank, s.place,"
-                " s.profile_id, s.bot_level, p.deleted"
+                " s.profile_id, s.bot_level, p.deleted, page.accuracy"
                 " FROM page JOIN player_matches m ON m.code = page.code AND m.number = page.number"
                 " JOIN player_match_seats s ON s.code = page.code AND s.number = page.number"
                 " LEFT JOIN player_profiles p ON p.id = s.profile_id"
@@ -661,6 +686,7 @@ class SqlPlayerStore:
                         before=Rating(float(row[6]), float(row[7])) if rated else None,
                         after=Rating(float(row[8]), float(row[9])) if rated else None,
                         seats=tuple(seats),
+                        accuracy=None if row[20] is None else float(row[20]),
                     )
                 )
                 seats = []
@@ -680,10 +706,12 @@ class SqlPlayerStore:
 
     @_on_db
     async def stats(self, profile_id: str, tallies: int = 20) -> Stats:
+        sums = ", ".join(f"coalesce(sum(s.{name}), 0)" for name in SEAT_TALLIES)
         async with self.db.read() as conn:
             totals = await conn.fetch(
                 "SELECT count(*), coalesce(sum(CASE WHEN s.rank = 1 THEN 1 ELSE 0 END), 0),"
-                " coalesce(sum(m.rated), 0), coalesce(sum(m.rounds), 0), avg(s.place)"
+                " coalesce(sum(m.rated), 0), coalesce(sum(m.rounds), 0), avg(s.place),"
+                f" avg(s.accuracy), count(s.accuracy), {sums}"
                 " FROM player_match_seats s"
                 " JOIN player_matches m ON m.code = s.code AND m.number = s.number"
                 " WHERE s.profile_id = ?",
@@ -724,7 +752,39 @@ class SqlPlayerStore:
             average_place=None if t[4] is None else float(t[4]),
             partners=tuple(tally(r) for r in lists[0]),
             opponents=tuple(tally(r) for r in lists[1]),
+            totals={name: int(value) for name, value in zip(SEAT_TALLIES, t[7:], strict=True)},
+            accuracy=None if t[5] is None else float(t[5]),
+            analysed_matches=int(t[6]),
         )
+
+    # ---------------------------------------------------------------- accuracy
+
+    @_on_db
+    async def accuracy_due(self, limit: int) -> list[tuple[str, int, int]]:
+        """Up to ``limit`` recorded matches whose accuracy is still to be worked out,
+        oldest first: (code, number, rounds)."""
+        async with self.db.read() as conn:
+            rows = await conn.fetch(
+                "SELECT code, number, rounds FROM player_accuracy_due"
+                " ORDER BY due_since, code, number LIMIT ?",
+                limit,
+            )
+        return [(row[0], int(row[1]), int(row[2])) for row in rows]
+
+    @_on_db
+    async def set_accuracy(self, code: str, number: int, by_seat: dict[int, float | None]) -> None:
+        """Each seat's accuracy in match ``number`` of ``code`` (None: not measured);
+        the match is no longer due."""
+        async with self.db.write() as conn:
+            if by_seat:
+                await conn.executemany(
+                    "UPDATE player_match_seats SET accuracy = ?"
+                    " WHERE code = ? AND number = ? AND seat = ?",
+                    [(value, code, number, seat) for seat, value in by_seat.items()],
+                )
+            await conn.execute(
+                "DELETE FROM player_accuracy_due WHERE code = ? AND number = ?", code, number
+            )
 
     # ---------------------------------------------------------------- leaderboards
 

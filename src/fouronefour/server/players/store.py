@@ -49,6 +49,14 @@ class PlayerStore(Protocol):
         """Live profiles whose id or username is ``query``, or whose name holds it."""
         ...
 
+    async def accuracy_due(self, limit: int) -> list[tuple[str, int, int]]:
+        """Recorded matches whose accuracy is still to be worked out: (code, number, rounds)."""
+        ...
+
+    async def set_accuracy(self, code: str, number: int, by_seat: dict[int, float | None]) -> None:
+        """Each seat's accuracy in a match (None: not measured); it is no longer due."""
+        ...
+
     async def update_profile(
         self,
         profile_id: str,

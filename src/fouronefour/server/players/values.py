@@ -117,6 +117,15 @@ class MatchSeat:
     place: int | None = None
     profile_id: str | None = None
     bot_level: str | None = None
+    #: What the seat did over the match (tables/records.py's ``TALLIES``) and where its
+    #: team's level got to (0: still at 2).
+    bombs: int = 0
+    four_four_a: int = 0
+    hooks_made: int = 0
+    hooks_suffered: int = 0
+    tribute_paid: int = 0
+    tribute_received: int = 0
+    levels_climbed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +193,8 @@ class HistoryEntry:
     before: Rating | None  # None: not rated for this player
     after: Rating | None
     seats: tuple[SeatSummary, ...] = ()
+    #: This player's accuracy in the match (None: its rounds not analysed).
+    accuracy: float | None = None
 
     @property
     def cursor(self) -> str:
@@ -208,6 +219,7 @@ class HistoryEntry:
             "won": self.won,
             "place": self.place,
             "rating_change": change,
+            "accuracy": self.accuracy,
             "seats": [s.to_dict() for s in self.seats],
         }
 
@@ -240,6 +252,13 @@ class Stats:
     average_place: float | None
     partners: tuple[Tally, ...] = ()
     opponents: tuple[Tally, ...] = ()
+    #: Sums over every match: bombs, four_four_a, hooks_made, hooks_suffered, tribute_paid,
+    #: tribute_received, levels_climbed.
+    totals: dict[str, int] | None = None
+    #: The mean accuracy of the matches whose rounds were analysed (None: none were), and
+    #: how many those were.
+    accuracy: float | None = None
+    analysed_matches: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -249,6 +268,9 @@ class Stats:
             "rated_matches": self.rated_matches,
             "rounds": self.rounds,
             "average_place": self.average_place,
+            **(self.totals or {}),
+            "accuracy": self.accuracy,
+            "analysed_matches": self.analysed_matches,
             "partners": [t.to_dict() for t in self.partners],
             "opponents": [t.to_dict() for t in self.opponents],
         }
