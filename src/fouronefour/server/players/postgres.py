@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from ..storage.values import StorageError
-from .sqlstore import Row, SqlPlayerStore
+from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
 
 R = TypeVar("R")
 
@@ -72,21 +72,7 @@ MIGRATIONS: tuple[str, ...] = (
         token_hash TEXT NOT NULL, purpose TEXT NOT NULL, challenge TEXT NOT NULL,
         expires_at BIGINT NOT NULL, PRIMARY KEY (token_hash, purpose));
     """,
-    # What each seat did over the match (tables/records.py) and its accuracy, once its
-    # rounds are analysed (recording.py); the matches whose accuracy is still to be worked out.
-    """
-    ALTER TABLE player_match_seats ADD COLUMN bombs INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN four_four_a INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN hooks_made INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN hooks_suffered INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN tribute_paid INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN tribute_received INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN levels_climbed INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN accuracy REAL;
-    CREATE TABLE player_accuracy_due (
-        code TEXT NOT NULL, number INTEGER NOT NULL, rounds INTEGER NOT NULL,
-        due_since BIGINT NOT NULL, PRIMARY KEY (code, number));
-    """,
+    TALLIES_STEP,
 )
 
 

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, TypeVar
 
 from ..storage.values import StorageError
-from .sqlstore import Row, SqlPlayerStore
+from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
 
 T = TypeVar("T")
 
@@ -69,21 +69,7 @@ MIGRATIONS: tuple[str, ...] = (
         token_hash TEXT NOT NULL, purpose TEXT NOT NULL, challenge TEXT NOT NULL,
         expires_at INTEGER NOT NULL, PRIMARY KEY (token_hash, purpose));
     """,
-    # What each seat did over the match (tables/records.py) and its accuracy, once its
-    # rounds are analysed (recording.py); the matches whose accuracy is still to be worked out.
-    """
-    ALTER TABLE player_match_seats ADD COLUMN bombs INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN four_four_a INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN hooks_made INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN hooks_suffered INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN tribute_paid INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN tribute_received INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN levels_climbed INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE player_match_seats ADD COLUMN accuracy REAL;
-    CREATE TABLE player_accuracy_due (
-        code TEXT NOT NULL, number INTEGER NOT NULL, rounds INTEGER NOT NULL,
-        due_since BIGINT NOT NULL, PRIMARY KEY (code, number));
-    """,
+    TALLIES_STEP,
 )
 
 

@@ -80,6 +80,23 @@ class Db(Protocol):
         ...
 
 
+# What each seat did over the match (tables/records.py) and its accuracy, once its
+# rounds are analysed (recording.py); the matches whose accuracy is still to be worked out.
+# (The same SQL in both databases: a step of both MIGRATIONS, sqlite.py and postgres.py.)
+TALLIES_STEP = """
+ALTER TABLE player_match_seats ADD COLUMN bombs INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE player_match_seats ADD COLUMN four_four_a INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE player_match_seats ADD COLUMN hooks_made INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE player_match_seats ADD COLUMN hooks_suffered INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE player_match_seats ADD COLUMN tribute_paid INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE player_match_seats ADD COLUMN tribute_received INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE player_match_seats ADD COLUMN levels_climbed INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE player_match_seats ADD COLUMN accuracy REAL;
+CREATE TABLE player_accuracy_due (
+    code TEXT NOT NULL, number INTEGER NOT NULL, rounds INTEGER NOT NULL,
+    due_since BIGINT NOT NULL, PRIMARY KEY (code, number));
+"""
+
 #: The columns of what a seat did over a match (tables/records.py).
 SEAT_TALLIES = (
     "bombs",

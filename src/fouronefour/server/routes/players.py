@@ -20,13 +20,14 @@ import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from ..errors import ErrorCode
+from ..errors import ErrorCode, TableError
 from ..players import tokens
 from ..players.errors import PlayerCode, PlayerError
 from ..players.passkeys import Site
 from ..players.service import SESSION_DAYS, Current, Players, SignedIn, profile_dict
 from ..ratelimit import address_key
 from ..storage.values import StorageError
+from .answers import json_object
 
 SESSION_COOKIE = "fof_session"
 CSRF_COOKIE = "fof_csrf"
@@ -56,12 +57,9 @@ async def _body(request: Request, limit: int = 0) -> dict[str, Any]:
     if len(raw) > (limit or MAX_BODY):
         raise PlayerError(ErrorCode.TOO_LARGE, f"a body has at most {limit or MAX_BODY} bytes")
     try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        raise PlayerError(ErrorCode.BAD_JSON, "the body is not JSON") from None
-    if not isinstance(data, dict):
-        raise PlayerError(ErrorCode.BAD_JSON, "the body must be a JSON object")
-    return data
+        return json_object(raw)
+    except TableError as error:  # (the same words as the table routes')
+        raise PlayerError(error.code, error.message) from None
 
 
 def _set_session(request: Request, response: Response, signed: SignedIn) -> None:
