@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -79,19 +80,21 @@ def _clear_session(request: Request, response: Response) -> None:
         response.delete_cookie(name, httponly=http_only, samesite="lax", secure=secure)
 
 
-def players_router(
-    players: Players, limit_loopback: bool = False, allowed_origins: Iterable[str] = ()
-) -> APIRouter:
-    """The players' routes over ``players``; ``allowed_origins``: origins besides the
-    server's own whose pages may change a profile (``https://example.org``)."""
-    router = APIRouter()
-    origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
+@dataclass(frozen=True, eq=False)
+class Gate:
+    """What the players' routes check before they act: who is asking (their address and
+    session), that a change comes from the page, and how a refusal is answered."""
 
-    def address(request: Request) -> str | None:
+    players: Players
+    limit_loopback: bool = False
+    #: Origins besides the server's own whose pages may change a profile.
+    origins: frozenset[str] = frozenset()
+
+    def address(self, request: Request) -> str | None:
         client = request.client
-        return address_key(client.host if client else None, limit_loopback)
+        return address_key(client.host if client else None, self.limit_loopback)
 
-    def same_origin(request: Request) -> bool:
+    def same_origin(self, request: Request) -> bool:
         origin = request.headers.get("origin")
         if origin is None:
             # No Origin: not a browser's cross-site request (they send it on every POST,
@@ -101,25 +104,25 @@ def players_router(
         # The page's own origin; https too when the server was reached over plain HTTP (a
         # TLS proxy that does not say X-Forwarded-Proto): never a weaker scheme.
         own = {f"{request.url.scheme}://{host}", f"https://{host}"}
-        return origin.lower() in own or origin.lower() in origins
+        return origin.lower() in own or origin.lower() in self.origins
 
-    async def session(request: Request) -> Current:
-        current = await players.current(request.cookies.get(SESSION_COOKIE))
+    async def session(self, request: Request) -> Current:
+        current = await self.players.current(request.cookies.get(SESSION_COOKIE))
         if current is None:
             raise PlayerError(PlayerCode.NO_SESSION, "no session: GET /api/me first")
         return current
 
-    async def changing(request: Request) -> Current:
+    async def changing(self, request: Request) -> Current:
         """The session of a state-changing request, once it has proved it is the page's."""
-        if not same_origin(request):
+        if not self.same_origin(request):
             raise PlayerError(PlayerCode.BAD_CSRF, "a request from another site")
-        current = await session(request)
+        current = await self.session(request)
         sent = request.headers.get(CSRF_HEADER, "")
         if not hmac.compare_digest(sent.encode(), tokens.csrf_token(current.token).encode()):
             raise PlayerError(PlayerCode.BAD_CSRF, f"the {CSRF_HEADER} header is missing or wrong")
         return current
 
-    async def answer(request: Request, work: Callable[[], Awaitable[Response]]) -> Response:
+    async def answer(self, request: Request, work: Callable[[], Awaitable[Response]]) -> Response:
         try:
             return await work()
         except PlayerError as error:
@@ -127,229 +130,264 @@ def players_router(
         except StorageError:
             refused = PlayerError(ErrorCode.STORAGE_ERROR, "the server cannot reach its database")
         response = _refuse(refused)
-        error_code = refused.code
-        if error_code == PlayerCode.NO_SESSION:  # (a dead cookie: the browser drops it)
+        if refused.code == PlayerCode.NO_SESSION:  # (a dead cookie: the browser drops it)
             _clear_session(request, response)
         return response
 
-    def signed_in(request: Request, signed: SignedIn, status: int = 200) -> Response:
+    def signed_in(self, request: Request, signed: SignedIn, status: int = 200) -> Response:
         response = _json({"profile": profile_dict(signed.profile), "csrf": signed.csrf}, status)
         _set_session(request, response, signed)
         return response
 
+
+def _site(request: Request) -> Site:
+    """Where the page is, as passkeys are bound to it."""
+    return Site.of(request.url.scheme, request.headers.get("host", ""))
+
+
+def players_router(
+    players: Players, limit_loopback: bool = False, allowed_origins: Iterable[str] = ()
+) -> APIRouter:
+    """The players' routes over ``players``; ``allowed_origins``: origins besides the
+    server's own whose pages may change a profile (``https://example.org``)."""
+    origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
+    gate = Gate(players, limit_loopback, origins)
+    router = APIRouter()
+    for add in (_profile_routes, _session_routes, _device_routes, _passkey_routes, _record_routes):
+        add(router, gate)
+    return router
+
+
+def _profile_routes(router: APIRouter, gate: Gate) -> None:
+    """The profile itself: read (a guest made at the first visit), changed, claimed,
+    deleted, exported."""
+
     @router.get("/api/me")
     async def me(request: Request) -> Response:
         async def work() -> Response:
-            current = await players.current(request.cookies.get(SESSION_COOKIE))
+            current = await gate.players.current(request.cookies.get(SESSION_COOKIE))
             if current is not None:
                 # The cookies again, so that the browser keeps them as long as the session
                 # lasts on the server (90 days from its last use).
-                return signed_in(request, SignedIn(current.token, current.profile))
+                return gate.signed_in(request, SignedIn(current.token, current.profile))
             language = request.headers.get("accept-language", "")[:2].lower() or None
-            return signed_in(request, await players.start_guest(address(request), language), 201)
+            return gate.signed_in(
+                request, await gate.players.start_guest(gate.address(request), language), 201
+            )
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
     @router.patch("/api/me")
     async def change_me(request: Request) -> Response:
         async def work() -> Response:
-            current = await changing(request)
-            profile = await players.update(current, await _body(request))
+            current = await gate.changing(request)
+            profile = await gate.players.update(current, await _body(request))
             return _json({"profile": profile_dict(profile)})
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
     @router.post("/api/me/claim")
     async def claim(request: Request) -> Response:
         async def work() -> Response:
-            current = await changing(request)
+            current = await gate.changing(request)
             body = await _body(request)
-            signed = await players.claim(
-                current, body.get("username"), body.get("password"), address(request)
+            signed = await gate.players.claim(
+                current, body.get("username"), body.get("password"), gate.address(request)
             )
-            return signed_in(request, signed)
+            return gate.signed_in(request, signed)
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
-    @router.post("/api/session")
-    async def sign_in(request: Request) -> Response:
+    @router.delete("/api/me")
+    async def delete_me(request: Request) -> Response:
         async def work() -> Response:
-            current = await changing(request)
-            body = await _body(request)
-            signed = await players.sign_in(
-                body.get("username"), body.get("password"), address(request), current.token
-            )
-            return signed_in(request, signed)
-
-        return await answer(request, work)
-
-    @router.delete("/api/session")
-    async def sign_out(request: Request) -> Response:
-        async def work() -> Response:
-            await players.sign_out(await changing(request))
+            await gate.players.delete(await gate.changing(request))
             response = _json({"ok": True})
             _clear_session(request, response)
             return response
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
+
+    @router.get("/api/me/export")
+    async def export(request: Request) -> Response:
+        async def work() -> Response:
+            response = _json(await gate.players.export(await gate.session(request)))
+            response.headers["Content-Disposition"] = 'attachment; filename="414-my-data.json"'
+            return response
+
+        return await gate.answer(request, work)
+
+
+def _session_routes(router: APIRouter, gate: Gate) -> None:
+    """Sign-in by password, sign-out here or everywhere, the signed-in devices, the password."""
+
+    @router.post("/api/session")
+    async def sign_in(request: Request) -> Response:
+        async def work() -> Response:
+            current = await gate.changing(request)
+            body = await _body(request)
+            signed = await gate.players.sign_in(
+                body.get("username"), body.get("password"), gate.address(request), current.token
+            )
+            return gate.signed_in(request, signed)
+
+        return await gate.answer(request, work)
+
+    @router.delete("/api/session")
+    async def sign_out(request: Request) -> Response:
+        async def work() -> Response:
+            await gate.players.sign_out(await gate.changing(request))
+            response = _json({"ok": True})
+            _clear_session(request, response)
+            return response
+
+        return await gate.answer(request, work)
 
     @router.delete("/api/sessions")
     async def sign_out_everywhere(request: Request) -> Response:
         async def work() -> Response:
-            ended = await players.sign_out_everywhere(await changing(request))
+            ended = await gate.players.sign_out_everywhere(await gate.changing(request))
             response = _json({"ok": True, "sessions_ended": ended})
             _clear_session(request, response)
             return response
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
     @router.get("/api/me/sessions")
     async def sessions(request: Request) -> Response:
         async def work() -> Response:
-            return _json({"sessions": await players.sessions(await session(request))})
+            return _json({"sessions": await gate.players.sessions(await gate.session(request))})
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
     @router.delete("/api/me/sessions/{session_id}")
     async def end_session(request: Request, session_id: str) -> Response:
         async def work() -> Response:
-            current = await changing(request)
-            await players.end_session(current, session_id)
+            current = await gate.changing(request)
+            await gate.players.end_session(current, session_id)
             response = _json({"ok": True})
             if session_id == current.session.id:
                 _clear_session(request, response)
             return response
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
     @router.post("/api/me/password")
     async def change_password(request: Request) -> Response:
         async def work() -> Response:
-            current = await changing(request)
+            current = await gate.changing(request)
             body = await _body(request)
-            signed = await players.change_password(
-                current, body.get("old_password"), body.get("new_password"), address(request)
+            signed = await gate.players.change_password(
+                current, body.get("old_password"), body.get("new_password"), gate.address(request)
             )
-            return signed_in(request, signed)
+            return gate.signed_in(request, signed)
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
+
+
+def _device_routes(router: APIRouter, gate: Gate) -> None:
+    """A one-time code shown on a signed-in device, redeemed on another."""
 
     @router.post("/api/me/device-code")
     async def device_code(request: Request) -> Response:
         async def work() -> Response:
-            code = await players.create_device_code(await changing(request))
+            code = await gate.players.create_device_code(await gate.changing(request))
             return _json(
                 {"code": code.code, "expires_at": code.expires_at, "qr_svg": code.qr_svg}, 201
             )
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
     @router.post("/api/session/device")
     async def redeem(request: Request) -> Response:
         async def work() -> Response:
-            current = await changing(request)
+            current = await gate.changing(request)
             body = await _body(request)
-            signed = await players.redeem_device_code(
-                body.get("code"), address(request), current.token
+            signed = await gate.players.redeem_device_code(
+                body.get("code"), gate.address(request), current.token
             )
-            return signed_in(request, signed)
+            return gate.signed_in(request, signed)
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
-    def site(request: Request) -> Site:
-        return Site.of(request.url.scheme, request.headers.get("host", ""))
+
+def _passkey_routes(router: APIRouter, gate: Gate) -> None:
+    """Passkeys: registered from a signed-in browser, used to sign in."""
 
     @router.post("/api/me/passkeys/options")
     async def passkey_options(request: Request) -> Response:
         async def work() -> Response:
-            current = await changing(request)
-            return _json({"options": await players.passkey_options(current, site(request))})
+            current = await gate.changing(request)
+            return _json({"options": await gate.players.passkey_options(current, _site(request))})
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
     @router.post("/api/me/passkeys")
     async def add_passkey(request: Request) -> Response:
         async def work() -> Response:
-            current = await changing(request)
+            current = await gate.changing(request)
             body = await _body(request, MAX_CREDENTIAL)
-            await players.add_passkey(current, body.get("credential"), site(request))
+            await gate.players.add_passkey(current, body.get("credential"), _site(request))
             return _json({"ok": True}, 201)
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
     @router.post("/api/session/passkey/options")
     async def passkey_sign_in_options(request: Request) -> Response:
         async def work() -> Response:
-            current = await changing(request)
-            options = await players.passkey_sign_in_options(current, site(request))
+            current = await gate.changing(request)
+            options = await gate.players.passkey_sign_in_options(current, _site(request))
             return _json({"options": options})
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
     @router.post("/api/session/passkey")
     async def passkey_sign_in(request: Request) -> Response:
         async def work() -> Response:
-            current = await changing(request)
+            current = await gate.changing(request)
             body = await _body(request, MAX_CREDENTIAL)
-            signed = await players.passkey_sign_in(
-                current, body.get("credential"), site(request), address(request)
+            signed = await gate.players.passkey_sign_in(
+                current, body.get("credential"), _site(request), gate.address(request)
             )
-            return signed_in(request, signed)
+            return gate.signed_in(request, signed)
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
-    @router.delete("/api/me")
-    async def delete_me(request: Request) -> Response:
-        async def work() -> Response:
-            await players.delete(await changing(request))
-            response = _json({"ok": True})
-            _clear_session(request, response)
-            return response
 
-        return await answer(request, work)
-
-    @router.get("/api/me/export")
-    async def export(request: Request) -> Response:
-        async def work() -> Response:
-            response = _json(await players.export(await session(request)))
-            response.headers["Content-Disposition"] = 'attachment; filename="414-my-data.json"'
-            return response
-
-        return await answer(request, work)
+def _record_routes(router: APIRouter, gate: Gate) -> None:
+    """What a player's matches made: my games, public profiles, rating history, leaderboards."""
 
     @router.get("/api/me/games")
     async def games(request: Request, limit: int = 20, after: str | None = None) -> Response:
         async def work() -> Response:
-            page, cursor = await players.history(await session(request), limit, after)
+            page, cursor = await gate.players.history(await gate.session(request), limit, after)
             return _json({"games": [h.to_dict() for h in page], "next": cursor})
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
     @router.get("/api/players/{profile_id}")
     async def public(request: Request, profile_id: str) -> Response:
         async def work() -> Response:
-            return _json({"player": await players.public(profile_id)})
+            return _json({"player": await gate.players.public(profile_id)})
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
     @router.get("/api/players/{profile_id}/ratings")
     async def rating_chart(request: Request, profile_id: str, limit: int = 200) -> Response:
         async def work() -> Response:
-            return _json({"ratings": await players.rating_chart(profile_id, limit)})
+            return _json({"ratings": await gate.players.rating_chart(profile_id, limit)})
 
-        return await answer(request, work)
+        return await gate.answer(request, work)
 
     @router.get("/api/leaderboard")
     async def leaderboard(request: Request, limit: int = 100, among: str = "all") -> Response:
         async def work() -> Response:
             if among not in ("all", "played"):
                 raise PlayerError(ErrorCode.BAD_OPTION, "among is 'all' or 'played'")
-            current = await players.current(request.cookies.get(SESSION_COOKIE))
+            current = await gate.players.current(request.cookies.get(SESSION_COOKIE))
             if among == "played" and current is None:
                 raise PlayerError(PlayerCode.NO_SESSION, "no session: GET /api/me first")
-            rows, rank = await players.leaderboard(limit, current, among == "played")
+            rows, rank = await gate.players.leaderboard(limit, current, among == "played")
             return _json({"rows": [r.to_dict() for r in rows], "your_rank": rank})
 
-        return await answer(request, work)
-
-    return router
+        return await gate.answer(request, work)
