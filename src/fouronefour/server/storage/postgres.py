@@ -23,6 +23,7 @@ import logging
 import os
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import asyncpg
@@ -34,6 +35,7 @@ from .interface import DurableWaiters, WrittenLater
 from .reads import CHAT_COLUMNS, RECENT_CHAT, TABLE_COLUMNS, TABLE_READS, chat_line, stored_table
 from .values import (
     Change,
+    ChangeExtra,
     CodeTaken,
     MatchSummary,
     StorageError,
@@ -240,117 +242,117 @@ SELECT 1
 
 
 def batch_arguments(changes: list[Change]) -> list[list[Any]]:
-    """The 56 column arrays of :data:`_WRITE_BATCH` for ``changes`` (in order: a later
+    """The 60 column arrays of :data:`_WRITE_BATCH` for ``changes`` (in order: a later
     change to a seat, a table row or a handoff wins)."""
-    new_matches: dict[tuple[str, int], list[Any]] = {}
-    ended: dict[tuple[str, int], list[Any]] = {}
-    moves: list[tuple[str, int, int, str, int]] = []
-    seats: dict[tuple[str, int], StoredSeat] = {}
-    rows: dict[str, list[Any]] = {}
-    chat: list[tuple[Any, ...]] = []
-    handoffs: dict[tuple[str, int], StoredHandoff] = {}
-    claims: list[tuple[str, int, int, int, str]] = []
-    done: dict[str, tuple[int, int]] = {}  # table -> its windows before this are closed
-    analyses: list[tuple[str, int, int]] = []
-    records: list[tuple[str, int, str]] = []
+    batch = _Batch()
     for change in changes:
+        batch.add(change)
+    return batch.columns()
+
+
+@dataclass(eq=False)
+class _Batch:
+    """The rows of a batch of changes, by the table they go to."""
+
+    new_matches: dict[tuple[str, int], list[Any]] = field(default_factory=dict)
+    ended: dict[tuple[str, int], list[Any]] = field(default_factory=dict)
+    moves: list[tuple[str, int, int, str, int]] = field(default_factory=list)
+    seats: dict[tuple[str, int], StoredSeat] = field(default_factory=dict)
+    rows: dict[str, list[Any]] = field(default_factory=dict)
+    chat: list[tuple[Any, ...]] = field(default_factory=list)
+    handoffs: dict[tuple[str, int], StoredHandoff] = field(default_factory=dict)
+    claims: list[tuple[str, int, int, int, str]] = field(default_factory=list)
+    #: table -> its windows before this are closed
+    done: dict[str, tuple[int, int]] = field(default_factory=dict)
+    analyses: list[tuple[str, int, int]] = field(default_factory=list)
+    records: list[tuple[str, int, str]] = field(default_factory=list)
+
+    def add(self, change: Change) -> None:
         code = change.code
-        extra = change.extra
-        if change.new_match is not None:
-            new = change.new_match
-            new_matches[(code, new.number)] = [
-                code,
-                new.number,
-                new.seed,
-                orjson.dumps(new.rules).decode(),
-                False,
-                None,
-                None,
-            ]
-        if change.match_over:
-            key = (code, change.match_number)
-            result = (None, None) if extra is None or extra.result is None else extra.result
-            started = new_matches.get(key)
-            if started is not None:  # (the statement's parts see the rows as before it)
-                started[4:] = [True, *result]
-            else:
-                ended[key] = [*key, *result]
+        self._match(change)
         for i, move in enumerate(change.moves):
-            moves.append(
+            self.moves.append(
                 (code, change.match_number, change.first_move_index + i, move, change.version)
             )
         for seat in change.seats:
-            seats[(code, seat.seat)] = seat
-        row = None if extra is None else extra.row
-        if change.table_row or not change.moves or row is not None:
-            earlier = rows.get(code, [None] * 7)[3:]  # the seldom-changing columns, if set
-            rows[code] = [
-                change.status,
-                change.version,
-                change.match_number,
-                *(
-                    earlier
-                    if row is None
-                    else [
-                        row.host_seat,
-                        orjson.dumps(row.settings).decode(),
-                        row.paused,
-                        row.round_end,
-                    ]
-                ),
-            ]
-        if extra is not None:
-            if extra.chat is not None:
-                line = extra.chat
-                chat.append(
-                    (
-                        code,
-                        line.version,
-                        line.match_number,
-                        line.step,
-                        line.at,
-                        line.seat,
-                        line.name,
-                        line.spectator,
-                        line.text,
-                        line.phrase,
-                    )
-                )
-            for handoff in extra.handoffs:
-                handoffs[(code, handoff.seat)] = handoff
-            if extra.claims_done is not None:
-                done[code] = extra.claims_done
-            for claim in extra.claims:
-                claims.append((code, claim.match_number, claim.idx, claim.seat, claim.answer))
-            if extra.analysis is not None:
-                analyses.append((code, *extra.analysis))
-            if extra.record is not None:
-                records.append((code, change.match_number, extra.record))
-    columns: list[list[Any]] = []
-    columns += _columns(list(new_matches.values()), 7)
-    columns += _columns(list(ended.values()), 4)
-    columns += _columns(moves, 5)
-    seat_rows = [(c, s.seat, s.name, s.kind, s.token_hash) for (c, _), s in seats.items()]
-    columns += _columns(seat_rows, 5)
-    profiles = [s.profile for s in seats.values()]
-    columns += _columns([(code, *row) for code, row in rows.items()], 8)
-    columns += _columns(chat, 10)
-    kept = [
-        (c, h.seat, h.secret_hash, h.expires_at)
-        for (c, _), h in handoffs.items()
-        if h.secret_hash is not None
-    ]
-    columns += _columns(kept, 4)
-    void = [(c, h.seat) for (c, _), h in handoffs.items() if h.secret_hash is None]
-    columns += _columns(void, 2)
-    # (Answers to a window that closed in this same batch are not written at all.)
-    claims = [c for c in claims if c[0] not in done or (c[1], c[2]) >= done[c[0]]]
-    columns += _columns(claims, 5)
-    columns += _columns([(c, *before) for c, before in done.items()], 3)
-    columns += _columns(analyses, 3)
-    columns.append(profiles)  # ($57: the seats' last column, added after the others)
-    columns += _columns(records, 3)
-    return columns
+            self.seats[(code, seat.seat)] = seat
+        self._row(change)
+        if change.extra is not None:
+            self._extra(change, change.extra)
+
+    def _match(self, change: Change) -> None:
+        code, extra = change.code, change.extra
+        if change.new_match is not None:
+            new = change.new_match
+            rules = orjson.dumps(new.rules).decode()
+            self.new_matches[(code, new.number)] = [
+                code, new.number, new.seed, rules, False, None, None
+            ]  # fmt: skip
+        if change.match_over:
+            key = (code, change.match_number)
+            result = (None, None) if extra is None or extra.result is None else extra.result
+            started = self.new_matches.get(key)
+            if started is not None:  # (the statement's parts see the rows as before it)
+                started[4:] = [True, *result]
+            else:
+                self.ended[key] = [*key, *result]
+
+    def _row(self, change: Change) -> None:
+        row = None if change.extra is None else change.extra.row
+        if not (change.table_row or not change.moves or row is not None):
+            return
+        earlier = self.rows.get(change.code, [None] * 7)[3:]  # the seldom-changing columns
+        if row is not None:
+            earlier = [row.host_seat, orjson.dumps(row.settings).decode(), row.paused,
+                       row.round_end]  # fmt: skip
+        self.rows[change.code] = [change.status, change.version, change.match_number, *earlier]
+
+    def _extra(self, change: Change, extra: ChangeExtra) -> None:
+        code = change.code
+        if extra.chat is not None:
+            line = extra.chat
+            self.chat.append(
+                (code, line.version, line.match_number, line.step, line.at, line.seat,
+                 line.name, line.spectator, line.text, line.phrase)
+            )  # fmt: skip
+        for handoff in extra.handoffs:
+            self.handoffs[(code, handoff.seat)] = handoff
+        if extra.claims_done is not None:
+            self.done[code] = extra.claims_done
+        for claim in extra.claims:
+            self.claims.append((code, claim.match_number, claim.idx, claim.seat, claim.answer))
+        if extra.analysis is not None:
+            self.analyses.append((code, *extra.analysis))
+        if extra.record is not None:
+            self.records.append((code, change.match_number, extra.record))
+
+    def columns(self) -> list[list[Any]]:
+        """The statement's arrays, in its parameters' order."""
+        columns: list[list[Any]] = []
+        columns += _columns(list(self.new_matches.values()), 7)
+        columns += _columns(list(self.ended.values()), 4)
+        columns += _columns(self.moves, 5)
+        seats = self.seats.items()
+        columns += _columns([(c, s.seat, s.name, s.kind, s.token_hash) for (c, _), s in seats], 5)
+        columns += _columns([(code, *row) for code, row in self.rows.items()], 8)
+        columns += _columns(self.chat, 10)
+        handoffs = self.handoffs.items()
+        kept = [
+            (c, h.seat, h.secret_hash, h.expires_at)
+            for (c, _), h in handoffs
+            if h.secret_hash is not None
+        ]
+        columns += _columns(kept, 4)
+        columns += _columns([(c, h.seat) for (c, _), h in handoffs if h.secret_hash is None], 2)
+        # (Answers to a window that closed in this same batch are not written at all.)
+        done = self.done
+        claims = [c for c in self.claims if c[0] not in done or (c[1], c[2]) >= done[c[0]]]
+        columns += _columns(claims, 5)
+        columns += _columns([(c, *before) for c, before in done.items()], 3)
+        columns += _columns(self.analyses, 3)
+        columns.append([s.profile for s in self.seats.values()])  # ($57: added after the rest)
+        columns += _columns(self.records, 3)
+        return columns
 
 
 def _columns(rows: list[Any], width: int) -> list[list[Any]]:
