@@ -31,6 +31,7 @@ import { openReplays, rerenderReplay } from "./replay.js";
 import { initLearn, learnRoute, retranslateLearn, showLearn } from "./learn.js";
 import { initLesson, openLesson, retranslateLesson } from "./lesson.js";
 import { initPractice, retranslatePractice } from "./practice.js";
+import { initProfile, loadMe, profileRoute, rememberLanguage, showProfileRoute } from "./profile.js";
 
 /** The invite link's own part: `/t/CODE`, and `#invite=SECRET` for a private table. */
 export function inviteLink(code) {
@@ -192,7 +193,9 @@ function route() {
     document.body.classList.remove("in-game");
     clearToast();
     const learn = learnRoute(location.pathname);
-    if (learn && learn.id) openLesson(learn.id);
+    const profile = profileRoute();
+    if (profile) showProfileRoute(profile);
+    else if (learn && learn.id) openLesson(learn.id);
     else if (learn) showLearn();
     else showHome();
   }
@@ -223,7 +226,10 @@ function fillLanguages() {
     select.append(option);
   }
   select.value = i18n.language();
-  select.addEventListener("change", () => i18n.setLanguage(select.value));
+  select.addEventListener("change", () => {
+    i18n.setLanguage(select.value);
+    rememberLanguage(select.value);
+  });
 }
 
 async function main() {
@@ -261,6 +267,13 @@ async function main() {
   });
   initLesson();
   initPractice(enterTable);
+  const navigate = (path) => {
+    history.pushState(null, "", path);
+    route();
+  };
+  initProfile(navigate);
+  // This browser's profile (a guest made on the first visit): the top bar shows it.
+  const profileLoaded = loadMe();
   onChange((previous, next, message) => {
     if (message.type === "update" || message.type === "snapshot" || message.type === "welcome") {
       onResultsChange(previous, next, message);
@@ -280,6 +293,7 @@ async function main() {
   window.addEventListener("popstate", route);
   setInterval(tickGame, 250);
   route();
+  await profileLoaded;
   document.body.dataset.ready = "true";
   // Installable: the service worker keeps the app shell (served from the root: its scope).
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});

@@ -31,8 +31,21 @@ export class ApiError extends Error {
   }
 }
 
+/** The session's CSRF token: the readable `fof_csrf` cookie (docs/players.md, "CSRF"). */
+export function csrfToken() {
+  for (const part of document.cookie.split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === "fof_csrf") return decodeURIComponent(value.join("="));
+  }
+  return null;
+}
+
 async function request(method, path, body, code = null, { headers: more = {}, asText = false } = {}) {
   const headers = body === undefined ? { ...more } : { ...more, "Content-Type": "application/json" };
+  // Every state-changing call proves it comes from this page; the players' routes refuse
+  // one without it (403 bad_csrf), the tables' routes ignore it.
+  const csrf = method !== "GET" ? csrfToken() : null;
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   // A private table answers only with its invite (docs/protocol.md section 2).
   const invite = code && storage.invite(code);
   if (invite) headers["X-Invite"] = invite;
@@ -87,6 +100,26 @@ export const api = {
     request("GET", `/api/tables/${encodeURIComponent(code)}/analysis?match=${match}&round=${round}`, undefined, code, {
       headers: token ? { "X-Token": token } : {},
     }),
+  // The players' room (docs/players.md, "HTTP"): the session is the HttpOnly cookie.
+  me: () => request("GET", "/api/me"),
+  updateMe: (change) => request("PATCH", "/api/me", change),
+  claimProfile: (username, password) => request("POST", "/api/me/claim", { username, password }),
+  signIn: (username, password) => request("POST", "/api/session", { username, password }),
+  signOut: () => request("DELETE", "/api/session"),
+  signOutEverywhere: () => request("DELETE", "/api/sessions"),
+  changePassword: (oldPassword, newPassword) =>
+    request("POST", "/api/me/password", { old_password: oldPassword, new_password: newPassword }),
+  deviceCode: () => request("POST", "/api/me/device-code"),
+  redeemCode: (code) => request("POST", "/api/session/device", { code }),
+  passkeyOptions: () => request("POST", "/api/me/passkeys/options"),
+  addPasskey: (credential) => request("POST", "/api/me/passkeys", { credential }),
+  passkeySignInOptions: () => request("POST", "/api/session/passkey/options"),
+  passkeySignIn: (credential) => request("POST", "/api/session/passkey", { credential }),
+  deleteMe: () => request("DELETE", "/api/me"),
+  myGames: (after, limit = 20) =>
+    request("GET", `/api/me/games?limit=${limit}${after ? `&after=${encodeURIComponent(after)}` : ""}`),
+  player: (id) => request("GET", `/api/players/${encodeURIComponent(id)}`),
+  leaderboard: (among) => request("GET", `/api/leaderboard?among=${among === "played" ? "played" : "all"}`),
 };
 
 /**

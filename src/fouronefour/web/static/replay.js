@@ -421,3 +421,19 @@ export async function openReplays(code, backTo) {
     showError(error);
   }
 }
+
+/** One match's replay (from My games): the screen `backTo` again when it closes. */
+export async function openMatchReplay(code, match, backTo) {
+  try {
+    const replay = await api.replay(code, match);
+    const picker = $("replay-match");
+    picker.replaceChildren();
+    picker.hidden = true;
+    picker.onchange = null;
+    $("results").hidden = true;
+    showScreen("screen-replay");
+    openReplay(replay, () => showScreen(backTo));
+  } catch (error) {
+    showError(error);
+  }
+}
