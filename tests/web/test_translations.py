@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from fouronefour.bots.levels import level_names
+from fouronefour.server.players.errors import PlayerCode
+from fouronefour.server.players.values import AVATARS
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "fouronefour" / "web"
 I18N = WEB / "static" / "i18n"
@@ -80,8 +82,29 @@ def test_every_key_the_client_names_exists() -> None:
         "window_hook", "window_unhook", "window_open_hook", "window_open_unhook",
         "result_place", "result_player", "result_team",
         "round_won", "round_won_stay", "round_won_final",
+        *(f"avatar_{name}" for name in AVATARS),
+        "stats_matches", "stats_wins", "stats_win_rate", "stats_rated", "stats_rounds",
+        "stats_average_place", "game_won", "game_lost", "game_rated", "game_casual",
+        "game_partners", "game_opponents", "signed_out", "signed_out_all", "deleted",
     ]  # fmt: skip
     assert not [key for key in dynamic if key not in english]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_avatar_has_a_name_and_a_drawing(lang: str) -> None:
+    """The server's avatars (players/values.py) are the client's (profile.js), each named."""
+    strings = _strings(lang)
+    names = [strings.get(f"avatar_{avatar}", "").strip() for avatar in AVATARS]
+    assert all(names), f"{lang} misses an avatar's name: {names}"
+    assert len(set(names)) == len(names), f"{lang} gives two avatars one name: {names}"
+    profile = (WEB / "static" / "profile.js").read_text(encoding="utf-8")
+    table = profile.split("export const AVATARS", 1)[1].split("};", 1)[0]
+    assert re.findall(r"^  (\w+): \[", table, re.MULTILINE) == list(AVATARS)
+
+
+def test_every_players_error_a_person_can_meet_has_words() -> None:
+    english = _strings("en")
+    assert not [code for code in PlayerCode if f"error_{code}" not in english]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -60,9 +60,37 @@ function setMe(profile) {
   for (const listener of listeners) listener(me);
 }
 
+let colourEmoji = null; // whether this device draws emoji in colour (tested once)
+
+/** Whether the device has a colour emoji font: without one an animal would be a box, and
+ * the avatar shows the initial of its name instead. */
+function emojiDrawn() {
+  if (colourEmoji === null) {
+    colourEmoji = false;
+    try {
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 24;
+      const context = canvas.getContext("2d", { willReadFrequently: true });
+      context.font = "20px 'Noto Color Emoji', 'Apple Color Emoji', 'Segoe UI Emoji', sans-serif";
+      context.textBaseline = "top";
+      context.fillStyle = "#000";
+      context.fillText("🦊", 0, 0);
+      const pixels = context.getImageData(0, 0, 24, 24).data;
+      for (let i = 0; i < pixels.length && !colourEmoji; i += 4) {
+        colourEmoji = pixels[i + 3] > 0 && (pixels[i] !== pixels[i + 1] || pixels[i + 1] !== pixels[i + 2]);
+      }
+    } catch {
+      colourEmoji = false;
+    }
+  }
+  return colourEmoji;
+}
+
 /** Draw `avatar` into `node`: its animal on its colour (the name as its accessible label). */
 export function drawAvatar(node, avatar) {
-  const [glyph, colour] = AVATARS[avatar] || ["?", "#9e9e9e"];
+  const [emoji, colour] = AVATARS[avatar] || ["?", "#9e9e9e"];
+  const glyph = emojiDrawn() || !AVATARS[avatar] ? emoji : Array.from(t(`avatar_${avatar}`))[0];
+  node.classList.toggle("avatar-letter", glyph !== emoji);
   node.textContent = glyph;
   node.style.background = colour;
   node.dataset.avatar = avatar || "";
@@ -399,6 +427,7 @@ function paintAccount() {
     const picked = option.dataset.avatar === me.avatar;
     option.setAttribute("aria-checked", String(picked));
     option.tabIndex = picked ? 0 : -1;
+    drawAvatar(option.firstChild, option.dataset.avatar); // (its initial follows the language)
     option.setAttribute("aria-label", t(`avatar_${option.dataset.avatar}`));
     option.title = option.getAttribute("aria-label");
   }
@@ -474,8 +503,8 @@ async function signedIn(answer) {
   if (answer.profile.language && answer.profile.language !== i18n.language()) {
     await i18n.setLanguage(answer.profile.language);
   }
-  toast("signed_in", { name: answer.profile.name });
   go("/#me");
+  toast("signed_in", { name: answer.profile.name }); // (after the route, which clears toasts)
 }
 
 /** Run a form's request with its submit button disabled. */
@@ -494,11 +523,14 @@ function submitting(form, work) {
   });
 }
 
-async function signedOut() {
+/** After a sign-out or deletion: a new guest (this browser always has a profile), home,
+ * and the toast `key` (after the route, which clears toasts). */
+async function signedOut(key, params = {}) {
   stopDeviceCode();
   me = null;
-  await loadMe(); // a new guest: this browser always has a profile
+  await loadMe();
   go("/");
+  toast(key, params);
 }
 
 // ------------------------------------------------------------------ another device
@@ -718,8 +750,7 @@ export function initProfile(navigate) {
   $("signout").addEventListener("click", async () => {
     try {
       await api.signOut();
-      toast("signed_out");
-      await signedOut();
+      await signedOut("signed_out");
     } catch (error) {
       showError(error);
     }
@@ -727,8 +758,7 @@ export function initProfile(navigate) {
   $("signout-all").addEventListener("click", async () => {
     try {
       const answer = await api.signOutEverywhere();
-      toast("signed_out_all", { n: answer.sessions_ended });
-      await signedOut();
+      await signedOut("signed_out_all", { n: answer.sessions_ended });
     } catch (error) {
       showError(error);
     }
@@ -744,8 +774,7 @@ export function initProfile(navigate) {
     $("delete-confirm").hidden = true;
     try {
       await api.deleteMe();
-      toast("deleted");
-      await signedOut();
+      await signedOut("deleted");
     } catch (error) {
       showError(error);
     }

@@ -1,0 +1,484 @@
+"""The profile in the browser (issue 24; docs/players.md, "In the browser"): a guest from
+the first visit, claiming it, a second browser signed in with the one-time code, signing
+out everywhere, a passkey through Chromium's virtual authenticator, My games, the profile
+and leaderboard pages, each at 390x844 and 1366x657 with nothing cut off and no sideways
+scrolling. Each page checked is photographed into test-artifacts/profiles/.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "profiles"
+SIZES = [(390, 844), (1366, 657)]
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+#: Whatever of the shown screen spills past the window's sides or is cut inside itself (a
+#: control or a name narrower than its text); and whether the page scrolls sideways. The
+#: top bar's own name is shortened on purpose (the whole name is in its menu and title).
+CUT = """
+() => {
+  const screen = document.querySelector('.screen:not([hidden])');
+  const problems = [];
+  if (document.scrollingElement.scrollWidth > innerWidth + 0.5) {
+    problems.push(`scrolls sideways: ${document.scrollingElement.scrollWidth} > ${innerWidth}`);
+  }
+  const shown = (node) => node.getClientRects().length > 0
+    && getComputedStyle(node).visibility !== 'hidden';
+  const nodes = [...document.querySelectorAll('.topbar > *, #me-menu:not([hidden]) *'),
+                 ...screen.querySelectorAll('*')].filter(shown);
+  for (const node of nodes) {
+    const r = node.getBoundingClientRect();
+    const name = node.dataset.testid || node.id || node.className || node.tagName;
+    if (r.left < -0.5 || r.right > innerWidth + 0.5) problems.push(`${name} outside the window`);
+    const control = node.matches(
+      'button, a.btn, select, .player-name, .profile-name, .badge, dd, dt');
+    if (control && node.scrollWidth > node.clientWidth + 1 && node.clientWidth > 0) {
+      problems.push(`${name} cut: ${node.clientWidth} of ${node.scrollWidth} px`);
+    }
+  }
+  return problems;
+}
+"""
+
+
+def _shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def _whole(page: Any, name: str) -> None:
+    """The screen shown is whole at this size (and photographed)."""
+    page.wait_for_timeout(150)
+    _shot(page, name)
+    problems = page.evaluate(CUT)
+    assert not problems, f"{name}: {problems}"
+
+
+def _open(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def _me(page: Any) -> dict[str, Any]:
+    profile: dict[str, Any] = page.evaluate(
+        "async () => (await (await fetch('/api/me')).json()).profile"
+    )
+    return profile
+
+
+def _go(page: Any, testid: str) -> None:
+    """Through the top bar's menu."""
+    page.click("[data-testid=me-button]")
+    page.click(f"[data-testid={testid}]")
+
+
+def _get(url: str) -> Any:
+    with _DIRECT.open(url, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_guest_claims_signs_in_elsewhere_with_the_code_and_signs_out_everywhere(
+    server_url: str, new_page: Any, width: int, height: int
+) -> None:
+    size = f"{width}x{height}"
+    page = new_page("first", width, height)
+    _open(page, server_url)
+    # A new visitor has a guest profile at once: no form, its avatar and name in the bar.
+    guest = _me(page)
+    assert not guest["claimed"]
+    page.locator("[data-testid=me-button]").wait_for()
+    assert page.get_attribute("[data-testid=me-button]", "title") == guest["name"]
+    cookies = {c["name"]: c for c in page.context.cookies()}
+    assert cookies["fof_session"]["httpOnly"] and not cookies["fof_csrf"]["httpOnly"]
+    _whole(page, f"home-{size}")
+    page.click("[data-testid=me-button]")
+    assert page.inner_text("[data-testid=me-menu-name]") == guest["name"]
+    _whole(page, f"menu-{size}")
+    page.click("[data-testid=menu-profile]")
+    page.locator("[data-testid=profile-name]", has_text=guest["name"]).wait_for()
+    assert page.inner_text("[data-testid=profile-provisional]").startswith("Provisional")
+    _whole(page, f"profile-guest-{size}")
+
+    # Claim it: the same profile (its id) with a username.
+    page.click("[data-testid=profile-account]")
+    username = f"ann{width}.{int(time.time() * 1000) % 10**8}"
+    page.fill("[data-testid=claim-username]", username)
+    page.fill("[data-testid=claim-password]", "correct horse battery")
+    page.click("[data-testid=claim-submit]")
+    page.locator("[data-testid=password-form]").wait_for()
+    assert page.locator("[data-testid=claim-form]").is_hidden()
+    claimed = _me(page)
+    assert claimed["id"] == guest["id"] and claimed["claimed"]
+    assert claimed["username"] == username
+    page.click("[data-testid=me-button]")
+    assert page.inner_text("[data-testid=me-menu-status]") == f"Signed in as {username}"
+    page.click("[data-testid=me-button]")
+
+    # Another device: the code and its QR, five minutes.
+    page.click("[data-testid=device-show]")
+    page.locator("[data-testid=device-code-box]").wait_for()
+    code = page.inner_text("[data-testid=device-code]")
+    assert len(code) == 11 and code[5] == "-"
+    assert page.locator("[data-testid=device-qr] svg").count() == 1
+    countdown = page.inner_text("[data-testid=device-countdown]")
+    assert countdown.startswith("Valid for 4:5") or countdown.startswith("Valid for 5:00")
+    _whole(page, f"account-claimed-{size}")
+
+    other = new_page("second", width, height)
+    _open(other, f"{server_url}/#me/account")
+    other_guest = _me(other)
+    assert other_guest["id"] != claimed["id"]
+    other.fill("[data-testid=code-input]", code.lower().replace("-", " "))
+    other.click("[data-testid=code-submit]")
+    other.locator("[data-testid=profile-name]", has_text=claimed["name"]).wait_for()
+    assert other.url.endswith("/#me")
+    assert _me(other)["id"] == claimed["id"]
+    assert other.get_attribute("[data-testid=me-button]", "title") == claimed["name"]
+
+    # Sign out everywhere (from the first): both browsers are guests again, new ones.
+    page.click("[data-testid=signout-all]")
+    page.wait_for_url(f"{server_url}/")
+    page.locator("[data-testid=toast]", has_text="Signed out everywhere").wait_for()
+    assert _me(page)["id"] not in (claimed["id"], guest["id"])
+    _open(other, f"{server_url}/#me")
+    assert _me(other)["id"] != claimed["id"]
+
+    # ... and the password signs the second in again.
+    _go(other, "menu-account")
+    other.fill("[data-testid=signin-username]", username)
+    other.fill("[data-testid=signin-password]", "correct horse battery")
+    other.click("[data-testid=signin-submit]")
+    other.locator("[data-testid=profile-name]", has_text=claimed["name"]).wait_for()
+    assert _me(other)["id"] == claimed["id"]
+
+
+def test_a_wrong_password_says_so_and_changes_nothing(server_url: str, new_page: Any) -> None:
+    page = new_page("guest")
+    _open(page, f"{server_url}/#me/account")
+    before = _me(page)
+    page.fill("[data-testid=signin-username]", "nobody-by-this-name")
+    page.fill("[data-testid=signin-password]", "not the password")
+    page.click("[data-testid=signin-submit]")
+    page.locator("[data-testid=toast]", has_text="Wrong username or password.").wait_for()
+    assert _me(page)["id"] == before["id"]
+    page.fill("[data-testid=code-input]", "AAAAA-AAAAA")
+    page.click("[data-testid=code-submit]")
+    page.locator("[data-testid=toast]", has_text="That code is wrong").wait_for()
+    assert _me(page)["id"] == before["id"]
+
+
+def test_every_change_carries_the_csrf_header(server_url: str, new_page: Any) -> None:
+    """The page's own PATCH passes; the same request without the header is refused."""
+    page = new_page("guest")
+    _open(page, f"{server_url}/#me/account")
+    page.locator("[data-testid=edit-name]").wait_for()
+    sent: list[str | None] = []
+    page.on(
+        "request",
+        lambda r: sent.append(r.headers.get("x-csrf-token")) if r.method == "PATCH" else None,
+    )
+    page.fill("[data-testid=edit-name]", "Marguerite")
+    page.click("[data-testid=avatar-owl]")
+    page.click("[data-testid=edit-save]")
+    page.wait_for_function("document.getElementById('me-button').title === 'Marguerite'")
+    csrf = {c["name"]: c["value"] for c in page.context.cookies()}["fof_csrf"]
+    assert sent == [csrf]
+    assert _me(page)["avatar"] == "owl"
+    status = page.evaluate(
+        """async () => (await fetch('/api/me', {method: 'PATCH',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({name: 'Someone else'})})).status"""
+    )
+    assert status == 403
+    assert _me(page)["name"] == "Marguerite"
+
+
+def test_a_name_is_shown_as_text_never_markup(server_url: str, new_page: Any) -> None:
+    page = new_page("guest", 1366, 657)
+    _open(page, f"{server_url}/#me/account")
+    page.locator("[data-testid=edit-name]").wait_for()
+    page.evaluate("() => { window.f = () => { window.pwned = 1; }; }")
+    name = "<img src=x onerror=f()>"  # (24 characters at most)
+    page.fill("[data-testid=edit-name]", name)
+    page.click("[data-testid=edit-save]")
+    page.locator("[data-testid=me-name]", has_text="<img").wait_for()
+    assert page.inner_text("[data-testid=me-name]") == name
+    _go(page, "menu-profile")
+    page.locator("[data-testid=profile-name]", has_text="<img").wait_for()
+    assert page.inner_text("[data-testid=profile-name]") == name
+    assert page.locator("header img, #screen-profile img, #me-menu img").count() == 0
+    assert page.evaluate("window.pwned") is None
+
+
+def _authenticator(page: Any) -> Any:
+    """A virtual platform authenticator with user verification (DevTools' WebAuthn)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable", {"enableUI": False})
+    cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
+    return cdp
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_passkey_is_registered_and_signs_in(
+    server_url: str, new_page: Any, width: int, height: int
+) -> None:
+    # A relying party is a host name: "localhost", a secure context over plain HTTP.
+    url = server_url.replace("127.0.0.1", "localhost")
+    page = new_page("passkey", width, height)
+    _open(page, f"{url}/#me/account")
+    _authenticator(page)
+    owner = _me(page)
+    page.click("[data-testid=passkey-add]")
+    page.locator("[data-testid=toast]", has_text="Passkey added").wait_for()
+    # Another browser session (the cookies gone): a new guest, then the passkey.
+    page.context.clear_cookies()
+    _open(page, f"{url}/#me/account")
+    assert _me(page)["id"] != owner["id"]
+    page.click("[data-testid=passkey-signin]")
+    page.locator("[data-testid=profile-name]", has_text=owner["name"]).wait_for()
+    assert _me(page)["id"] == owner["id"]
+
+
+def test_passkeys_are_not_offered_where_the_browser_cannot_use_them(
+    server_url: str, new_page: Any
+) -> None:
+    """A page over plain HTTP from an address other than localhost is no secure context."""
+    page = new_page("guest")
+    # 127.0.0.1 is a secure context for Chromium too: only the note's logic is checked.
+    _open(page, f"{server_url}/#me/account")
+    secure = page.evaluate("window.isSecureContext")
+    assert page.locator("[data-testid=passkey-add]").is_visible() == secure
+    assert page.locator("[data-testid=passkey-note]").is_visible() == (not secure)
+
+
+def _finished_practice(page: Any, server_url: str) -> str:
+    """A 2-player match of this browser (its cookies) against a bot, played to its end by
+    the table's bot: the host lets the 50 ms turn timer run out."""
+    created = page.evaluate(
+        """async () => {
+            const response = await fetch('/api/tables', {method: 'POST',
+                headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify({name: 'Ann', players: 2, turn_seconds: 0.05,
+                    hook_mode: 'fast', hook_seconds: 0.05, bot: 'greedy',
+                    round_pause_seconds: 0})});
+            const body = await response.json();
+            localStorage.setItem(`414.table.${body.code}`,
+                JSON.stringify({seat: body.seat, token: body.token}));
+            return body;
+        }"""
+    )
+    code = str(created["code"])
+    with connect(server_url.replace("http", "ws", 1) + f"/ws/{code}") as socket:
+        socket.send(json.dumps({"type": "hello", "protocol": 3, "token": created["token"]}))
+        socket.send(json.dumps({"type": "fill_bots", "id": "bots"}))
+        socket.send(json.dumps({"type": "start", "id": "go"}))
+        while '"go"' not in str(socket.recv(timeout=10)):
+            pass
+    deadline = time.monotonic() + 90
+    while _get(f"{server_url}/api/tables/{code}")["status"] != "finished":
+        assert time.monotonic() < deadline, "the match did not end"
+        time.sleep(0.2)
+    return code
+
+
+def _history_entry(code: str, me: dict[str, Any]) -> dict[str, Any]:
+    """A rated 4-seat match as GET /api/me/games answers it (players/values.py)."""
+    return {
+        "code": code,
+        "match": 1,
+        "finished_at": 1_764_000_000_000,
+        "rated": True,
+        "rounds": 7,
+        "seat": 0,
+        "won": True,
+        "place": 1,
+        "rating_change": {"mu": 1.9, "ordinal": 2.4, "after": {"mu": 26.9, "sigma": 7.6}},
+        "seats": [
+            {"seat": 0, "team": 0, "name": me["name"], "rank": 1, "place": 1,
+             "player": me["id"], "bot_level": None},
+            {"seat": 1, "team": 1, "name": "<b>Bold</b>", "rank": 2, "place": 2,
+             "player": "p-other", "bot_level": None},
+            {"seat": 2, "team": 0, "name": "Bot 3", "rank": 1, "place": 3,
+             "player": None, "bot_level": "expert"},
+            {"seat": 3, "team": 1, "name": "a former player", "rank": 2, "place": 4,
+             "player": "p-gone", "bot_level": None},
+        ],
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_my_games_lists_matches_and_opens_their_replay(
+    server_url: str, new_page: Any, width: int, height: int
+) -> None:
+    size = f"{width}x{height}"
+    page = new_page("player", width, height)
+    _open(page, server_url)
+    me = _me(page)
+    code = _finished_practice(page, server_url)
+    recorded = page.evaluate("async () => (await (await fetch('/api/me/games')).json()).games")
+    _open(page, f"{server_url}/#games")
+    if not recorded:
+        # The server of this branch records no match into a history yet: the empty state.
+        page.locator("[data-testid=games-empty]").wait_for()
+        _whole(page, f"games-empty-{size}")
+        # The page's drawing of a history, from a history as the API answers it (the
+        # finished match above as its entry, so that its replay opens), two pages.
+        entry = _history_entry(code, me)
+        pages = {
+            None: {"games": [entry], "next": "cursor-1"},
+            "cursor-1": {"games": [{**entry, "won": False, "place": 4, "rated": False,
+                                    "rating_change": None}], "next": None},
+        }  # fmt: skip
+
+        def history(route: Any) -> None:
+            after = route.request.url.partition("after=")[2] or None
+            route.fulfill(json=pages[after])
+
+        page.route("**/api/me/games*", history)
+        _open(page, f"{server_url}/#games")
+    else:
+        assert recorded[0]["code"] == code
+    item = page.locator("[data-testid=game-item]").first
+    item.wait_for()
+    if not recorded:
+        text = item.inner_text()
+        assert "Won" in text and "Place 1" in text and "rated" in text
+        assert item.locator("[data-testid=game-change]").inner_text() == "+2.4"
+        assert "<b>Bold</b>" in text and "Bot 3 (Expert)" in text
+        assert "a former player" in text
+        assert item.locator("b").count() == 0
+        assert item.locator("a.player-name").count() == 1  # the live profile only
+        page.click("[data-testid=games-more]")
+        page.locator("[data-testid=game-item]").nth(1).wait_for()
+        assert "Lost" in page.locator("[data-testid=game-item]").nth(1).inner_text()
+        assert page.locator("[data-testid=games-more]").is_hidden()
+    _whole(page, f"games-{size}")
+    page.locator("[data-testid=game-replay]").first.click()
+    page.locator("[data-testid=replay-step]").wait_for()
+    assert page.evaluate("document.body.dataset.screen") == "replay"
+    page.click("[data-testid=replay-close]")
+    page.locator("[data-testid=screen-games]").wait_for()
+
+
+def _public_player(me: dict[str, Any]) -> dict[str, Any]:
+    stats = {
+        "matches": 12, "wins": 7, "win_rate": 7 / 12, "rated_matches": 11, "rounds": 90,
+        "average_place": 2.25,
+        "partners": [{"player": "p-1", "name": "Bartholomew Longname-Smith", "matches": 5,
+                      "wins": 3, "win_rate": 0.6}],
+        "opponents": [{"player": "p-2", "name": "<i>Ivy</i>", "matches": 7, "wins": 4,
+                       "win_rate": 4 / 7}],
+    }  # fmt: skip
+    rating = {"mu": 27.5, "sigma": 3.1, "ordinal": 18.2, "matches": 11, "provisional": False}
+    return {**me, "rating": rating, "rank": 3, "stats": stats}
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_profile_pages_and_the_leaderboard_are_whole(
+    server_url: str, new_page: Any, width: int, height: int
+) -> None:
+    """Drawn from answers shaped as the API's (a fresh server has no rated matches): the
+    own profile with its chart, someone's public page, both leaderboards."""
+    size = f"{width}x{height}"
+    page = new_page("player", width, height)
+    _open(page, server_url)
+    me = _me(page)
+    entry = _history_entry("ABCDE", me)
+    older = {
+        **entry,
+        "rating_change": {"mu": 3.0, "ordinal": 4.1, "after": {"mu": 25, "sigma": 7.9}},
+    }
+    page.route(
+        "**/api/me/games*",
+        lambda route: route.fulfill(json={"games": [entry, older], "next": None}),
+    )
+    page.route(
+        f"**/api/players/{me['id']}",
+        lambda route: route.fulfill(json={"player": _public_player(me)}),
+    )
+    page.route(
+        "**/api/players/p-1",
+        lambda route: route.fulfill(
+            json={
+                "player": {**_public_player(me), "id": "p-1", "name": "Bartholomew Longname-Smith"}
+            }
+        ),
+    )
+    rows = [
+        {"rank": n, "player": f"p-{n}", "name": f"Player number {n}", "avatar": "koi",
+         "rating": {"mu": 30 - n, "sigma": 2, "ordinal": 24 - n, "matches": 20,
+                    "provisional": False}}
+        for n in range(1, 6)
+    ]  # fmt: skip
+    rows[2] = {**rows[2], "player": me["id"], "name": me["name"]}
+    page.route(
+        "**/api/leaderboard*", lambda route: route.fulfill(json={"rows": rows, "your_rank": 3})
+    )
+    _go(page, "menu-profile")
+    page.locator("[data-testid=profile-ordinal]", has_text="18.2").wait_for()
+    assert page.locator("[data-testid=profile-provisional]").is_hidden()
+    assert page.inner_text("[data-testid=profile-rank]") == "Rank 3"
+    assert page.inner_text("[data-testid=profile-uncertainty]") == "skill 27.5 ± 3.1"
+    chart = page.locator("[data-testid=rating-chart] svg polyline")
+    chart.wait_for()
+    assert len(chart.get_attribute("points").split()) == 3  # the start and two matches
+    assert page.inner_text("[data-stat=stats_win_rate]") == "58%"
+    assert page.locator("[data-testid=profile-opponents] i").count() == 0
+    _whole(page, f"profile-{size}")
+    # Someone else's page: no account, no chart of theirs (the API has no public history).
+    page.click("[data-testid=profile-partners] a.player-name")
+    page.locator("[data-testid=profile-name]", has_text="Bartholomew").wait_for()
+    assert page.url.endswith("/#player/p-1")
+    assert page.locator("[data-testid=profile-account]").is_hidden()
+    assert page.locator("#profile-chart-panel").is_hidden()
+    _whole(page, f"player-{size}")
+    _go(page, "menu-leaderboard")
+    page.locator("[data-testid=board-row]").first.wait_for()
+    assert page.inner_text("[data-testid=board-rank]") == "Your rank: 3"
+    assert "mine" in (page.locator("[data-testid=board-row]").nth(2).get_attribute("class") or "")
+    _whole(page, f"leaderboard-{size}")
+    page.click("[data-testid=board-played]")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=board-played]').ariaPressed === 'true'"
+    )
+    assert page.inner_text("[data-testid=board-rank]") == "Your rank: 3"
+
+
+def test_the_account_screen_is_whole_and_the_profile_keeps_the_language(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("guest", 390, 844)
+    _open(page, f"{server_url}/#me/account")
+    page.locator("[data-testid=edit-name]").wait_for()
+    _whole(page, "account-guest-390x844")
+    page.select_option("[data-testid=lang-select]", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    deadline = time.monotonic() + 5
+    while _me(page)["language"] != "de":
+        assert time.monotonic() < deadline, "the profile did not keep the language"
+        page.wait_for_timeout(100)
+    assert page.inner_text("[data-testid=signin-submit]") == "Anmelden"
+    _whole(page, "account-guest-de-390x844")
+    page.set_viewport_size({"width": 1366, "height": 657})
+    _whole(page, "account-guest-de-1366x657")
