@@ -144,6 +144,13 @@ def test_a_guest_claims_signs_in_elsewhere_with_the_code_and_signs_out_everywher
     assert _me(other)["id"] == claimed["id"]
     assert other.get_attribute("[data-testid=me-button]", "title") == claimed["name"]
 
+    # The first lists both browsers, itself marked.
+    _open(page, f"{server_url}/#me/account")
+    page.locator("[data-testid=device-item]").nth(1).wait_for()
+    assert page.locator("[data-testid=device-item]").count() == 2
+    assert page.locator("[data-testid=device-item] .badge").inner_text() == "this device"
+    _whole(page, f"account-devices-{size}")
+
     # Sign out everywhere (from the first): both browsers are guests again, new ones.
     page.click("[data-testid=signout-all]")
     page.wait_for_url(f"{server_url}/")
@@ -272,21 +279,24 @@ def test_passkeys_are_not_offered_where_the_browser_cannot_use_them(
     assert page.locator("[data-testid=passkey-note]").is_visible() == (not secure)
 
 
-def _finished_practice(page: Any, server_url: str) -> str:
-    """A 2-player match of this browser (its cookies) against a bot, played to its end by
-    the table's bot: the host lets the 50 ms turn timer run out."""
+def _finished_match(page: Any, server_url: str, rated: bool = False) -> str:
+    """A 2-player match of this page's profile against a beginner bot, played to its end by
+    the table's bot: the host lets the 50 ms turn timer run out. Created as the page does
+    (its session cookie and CSRF header: the seat carries the profile)."""
     created = page.evaluate(
-        """async () => {
+        """async (rated) => {
+            const csrf = decodeURIComponent(document.cookie.match(/fof_csrf=([^;]+)/)[1]);
             const response = await fetch('/api/tables', {method: 'POST',
-                headers: {'Content-Type': 'application/json'},
+                headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
                 body: JSON.stringify({name: 'Ann', players: 2, turn_seconds: 0.05,
-                    hook_mode: 'fast', hook_seconds: 0.05, bot: 'greedy',
+                    hook_mode: 'fast', hook_seconds: 0.05, bot: 'beginner', rated,
                     round_pause_seconds: 0})});
             const body = await response.json();
             localStorage.setItem(`414.table.${body.code}`,
                 JSON.stringify({seat: body.seat, token: body.token}));
             return body;
-        }"""
+        }""",
+        rated,
     )
     code = str(created["code"])
     with connect(server_url.replace("http", "ws", 1) + f"/ws/{code}") as socket:
@@ -327,58 +337,100 @@ def _history_entry(code: str, me: dict[str, Any]) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _wait_recorded(page: Any, n: int) -> list[dict[str, Any]]:
+    """My games once it holds ``n`` matches (a finished match is recorded just after)."""
+    deadline = time.monotonic() + 15
+    while True:
+        games: list[dict[str, Any]] = page.evaluate(
+            "async () => (await (await fetch('/api/me/games')).json()).games"
+        )
+        if len(games) >= n:
+            return games
+        assert time.monotonic() < deadline, f"{len(games)} of {n} matches recorded"
+        page.wait_for_timeout(200)
+
+
 @pytest.mark.parametrize(("width", "height"), SIZES)
-def test_my_games_lists_matches_and_opens_their_replay(
+def test_my_games_lists_a_finished_rated_match_its_rating_change_and_replay(
     server_url: str, new_page: Any, width: int, height: int
 ) -> None:
     size = f"{width}x{height}"
     page = new_page("player", width, height)
-    _open(page, server_url)
-    me = _me(page)
-    code = _finished_practice(page, server_url)
-    recorded = page.evaluate("async () => (await (await fetch('/api/me/games')).json()).games")
     _open(page, f"{server_url}/#games")
-    if not recorded:
-        # The server of this branch records no match into a history yet: the empty state.
-        page.locator("[data-testid=games-empty]").wait_for()
-        _whole(page, f"games-empty-{size}")
-        # The page's drawing of a history, from a history as the API answers it (the
-        # finished match above as its entry, so that its replay opens), two pages.
-        entry = _history_entry(code, me)
-        pages = {
-            None: {"games": [entry], "next": "cursor-1"},
-            "cursor-1": {"games": [{**entry, "won": False, "place": 4, "rated": False,
-                                    "rating_change": None}], "next": None},
-        }  # fmt: skip
-
-        def history(route: Any) -> None:
-            after = route.request.url.partition("after=")[2] or None
-            route.fulfill(json=pages[after])
-
-        page.route("**/api/me/games*", history)
-        _open(page, f"{server_url}/#games")
-    else:
-        assert recorded[0]["code"] == code
-    item = page.locator("[data-testid=game-item]").first
+    page.locator("[data-testid=games-empty]").wait_for()
+    _whole(page, f"games-empty-{size}")
+    code = _finished_match(page, server_url, rated=True)
+    recorded = _wait_recorded(page, 1)[0]
+    assert recorded["code"] == code and recorded["rated"]
+    _open(page, f"{server_url}/#games")
+    item = page.locator("[data-testid=game-item]")
     item.wait_for()
-    if not recorded:
-        text = item.inner_text()
-        assert "Won" in text and "Place 1" in text and "rated" in text
-        assert item.locator("[data-testid=game-change]").inner_text() == "+2.4"
-        assert "<b>Bold</b>" in text and "Bot 3 (Expert)" in text
-        assert "a former player" in text
-        assert item.locator("b").count() == 0
-        assert item.locator("a.player-name").count() == 1  # the live profile only
-        page.click("[data-testid=games-more]")
-        page.locator("[data-testid=game-item]").nth(1).wait_for()
-        assert "Lost" in page.locator("[data-testid=game-item]").nth(1).inner_text()
-        assert page.locator("[data-testid=games-more]").is_hidden()
+    text = item.inner_text()
+    assert ("Won" if recorded["won"] else "Lost") in text
+    assert "Bot 2 (Beginner)" in text and code in text
+    change = recorded["rating_change"]["ordinal"]
+    shown = item.locator("[data-testid=game-change]").inner_text()
+    assert shown == f"{'+' if change > 0 else '−'}{abs(change):.1f}"
     _whole(page, f"games-{size}")
-    page.locator("[data-testid=game-replay]").first.click()
+    # Its replay (and the analysis there), and back.
+    page.click("[data-testid=game-replay]")
     page.locator("[data-testid=replay-step]").wait_for()
     assert page.evaluate("document.body.dataset.screen") == "replay"
+    assert page.locator("[data-testid=replay-analysis]").count() == 1
     page.click("[data-testid=replay-close]")
     page.locator("[data-testid=screen-games]").wait_for()
+    # The profile: its rating after the match, provisional, a point on its chart.
+    _go(page, "menu-profile")
+    me = _me(page)
+    page.locator(
+        "[data-testid=profile-ordinal]", has_text=f"{me['rating']['ordinal']:.1f}"
+    ).wait_for()
+    assert page.inner_text("[data-testid=profile-provisional]") == (
+        "Provisional (rated matches: 1)"
+    )
+    page.locator("[data-testid=rating-chart] svg polyline").wait_for()
+    assert page.inner_text("[data-stat=stats_matches]") == "1"
+    _whole(page, f"profile-rated-{size}")
+
+
+def test_my_games_draws_partners_opponents_and_the_next_page(
+    server_url: str, new_page: Any
+) -> None:
+    """From a history shaped as the API's (4 seats, a former player, a name with markup):
+    the real match above as its entry, so that its replay opens."""
+    page = new_page("player")
+    _open(page, server_url)
+    me = _me(page)
+    code = _finished_match(page, server_url)
+    entry = _history_entry(code, me)
+    pages = {
+        None: {"games": [entry], "next": "cursor-1"},
+        "cursor-1": {"games": [{**entry, "won": False, "place": 4, "rated": False,
+                                "rating_change": None}], "next": None},
+    }  # fmt: skip
+
+    def history(route: Any) -> None:
+        after = route.request.url.partition("after=")[2] or None
+        route.fulfill(json=pages[after])
+
+    page.route("**/api/me/games*", history)
+    _open(page, f"{server_url}/#games")
+    item = page.locator("[data-testid=game-item]").first
+    item.wait_for()
+    text = item.inner_text()
+    assert "Won" in text and "Place 1" in text and "rated" in text
+    assert item.locator("[data-testid=game-change]").inner_text() == "+2.4"
+    assert "With\nBot 3 (Expert)" in text
+    assert "Against\n<b>Bold</b>, a former player" in text
+    assert item.locator("b").count() == 0
+    assert item.locator("a.player-name").count() == 1  # the live profile only
+    page.click("[data-testid=games-more]")
+    page.locator("[data-testid=game-item]").nth(1).wait_for()
+    assert "Lost" in page.locator("[data-testid=game-item]").nth(1).inner_text()
+    assert page.locator("[data-testid=games-more]").is_hidden()
+    _whole(page, "games-drawn-390x844")
+    page.locator("[data-testid=game-replay]").first.click()
+    page.locator("[data-testid=replay-step]").wait_for()
 
 
 def _public_player(me: dict[str, Any]) -> dict[str, Any]:
@@ -398,21 +450,17 @@ def _public_player(me: dict[str, Any]) -> dict[str, Any]:
 def test_profile_pages_and_the_leaderboard_are_whole(
     server_url: str, new_page: Any, width: int, height: int
 ) -> None:
-    """Drawn from answers shaped as the API's (a fresh server has no rated matches): the
-    own profile with its chart, someone's public page, both leaderboards."""
+    """Drawn from answers shaped as the API's (no server has ranked players in a test's
+    time): the own profile with its chart, someone's public page, both leaderboards."""
     size = f"{width}x{height}"
     page = new_page("player", width, height)
     _open(page, server_url)
     me = _me(page)
-    entry = _history_entry("ABCDE", me)
-    older = {
-        **entry,
-        "rating_change": {"mu": 3.0, "ordinal": 4.1, "after": {"mu": 25, "sigma": 7.9}},
-    }
-    page.route(
-        "**/api/me/games*",
-        lambda route: route.fulfill(json={"games": [entry, older], "next": None}),
-    )
+    points = [
+        {"at": 1_764_000_000_000 + n * 86_400_000, "mu": 25 + n, "sigma": 8 - n, "ordinal": 3 * n}
+        for n in range(1, 4)
+    ]
+    page.route("**/api/players/*/ratings", lambda route: route.fulfill(json={"ratings": points}))
     page.route(
         f"**/api/players/{me['id']}",
         lambda route: route.fulfill(json={"player": _public_player(me)}),
@@ -442,16 +490,16 @@ def test_profile_pages_and_the_leaderboard_are_whole(
     assert page.inner_text("[data-testid=profile-uncertainty]") == "skill 27.5 ± 3.1"
     chart = page.locator("[data-testid=rating-chart] svg polyline")
     chart.wait_for()
-    assert len(chart.get_attribute("points").split()) == 3  # the start and two matches
+    assert len(chart.get_attribute("points").split()) == 3
     assert page.inner_text("[data-stat=stats_win_rate]") == "58%"
     assert page.locator("[data-testid=profile-opponents] i").count() == 0
     _whole(page, f"profile-{size}")
-    # Someone else's page: no account, no chart of theirs (the API has no public history).
+    # Someone else's page: no account, their chart.
     page.click("[data-testid=profile-partners] a.player-name")
     page.locator("[data-testid=profile-name]", has_text="Bartholomew").wait_for()
     assert page.url.endswith("/#player/p-1")
     assert page.locator("[data-testid=profile-account]").is_hidden()
-    assert page.locator("#profile-chart-panel").is_hidden()
+    page.locator("[data-testid=rating-chart] svg polyline").wait_for()
     _whole(page, f"player-{size}")
     _go(page, "menu-leaderboard")
     page.locator("[data-testid=board-row]").first.wait_for()
@@ -482,3 +530,57 @@ def test_the_account_screen_is_whole_and_the_profile_keeps_the_language(
     _whole(page, "account-guest-de-390x844")
     page.set_viewport_size({"width": 1366, "height": 657})
     _whole(page, "account-guest-de-1366x657")
+
+
+def test_a_signed_in_player_gets_their_seat_back_on_another_device(
+    server_url: str, new_page: Any
+) -> None:
+    """No handoff link: the second device, signed in to the same profile with the code,
+    opens the table and plays the seat (the first is told its token is gone)."""
+    first = new_page("laptop", 1366, 657)
+    _open(first, server_url)
+    first.fill("[data-testid=name-input]", "Ann")
+    first.click("[data-testid=create-table]")
+    first.wait_for_url("**/t/*")
+    code = first.url.rsplit("/", 1)[1]
+    first.locator("[data-testid=fill-bots]").wait_for()
+    owner = _me(first)
+    seats = _get(f"{server_url}/api/tables/{code}")["seats"]
+    assert seats[0]["profile"] == owner["id"]
+    _go(first, "menu-account")
+    first.click("[data-testid=device-show]")
+    first.locator("[data-testid=device-code-box]").wait_for()
+    device_code = first.inner_text("[data-testid=device-code]")
+
+    phone = new_page("phone", 390, 844)
+    _open(phone, f"{server_url}/#me/account")
+    phone.fill("[data-testid=code-input]", device_code)
+    phone.click("[data-testid=code-submit]")
+    phone.locator("[data-testid=profile-name]", has_text=owner["name"]).wait_for()
+    _open(phone, f"{server_url}/t/{code}")
+    # The host's own tools: this device holds seat 0 now.
+    phone.locator("[data-testid=fill-bots]").wait_for()
+    assert phone.evaluate(f"JSON.parse(localStorage.getItem('414.table.{code}')).seat") == 0
+    # The laptop signs the phone out (its one other device).
+    _open(first, f"{server_url}/#me/account")
+    first.locator("[data-testid=device-signout]").click()
+    first.wait_for_function("document.querySelectorAll('[data-testid=device-item]').length === 1")
+    assert _me(phone)["id"] != owner["id"]
+    assert _me(first)["id"] == owner["id"]
+
+
+def test_a_rated_table_is_created_with_the_standard_rules(server_url: str, new_page: Any) -> None:
+    page = new_page("host", 1366, 657)
+    _open(page, server_url)
+    page.fill("[data-testid=name-input]", "Ann")
+    page.fill("[data-testid=opt-players]", "4")
+    page.uncheck("[data-testid=opt-tribute]")
+    page.check("[data-testid=opt-rated]")
+    for rule in ("opt-decks", "opt-hooking", "opt-tribute", "opt-ladder"):
+        assert page.locator(f"[data-testid={rule}]").is_disabled(), rule
+    page.click("[data-testid=create-table]")
+    page.wait_for_url("**/t/*")
+    code = page.url.rsplit("/", 1)[1]
+    options = _get(f"{server_url}/api/tables/{code}")["options"]
+    assert options["rated"] and options["tribute"] and options["hooking"]
+    page.locator("#topbar-info", has_text="rated").wait_for()

@@ -83,6 +83,8 @@ def test_every_key_the_client_names_exists() -> None:
         "result_place", "result_player", "result_team",
         "round_won", "round_won_stay", "round_won_final",
         *(f"avatar_{name}" for name in AVATARS),
+        *(f"how_{how}" for how in ("guest", "claim", "password", "password_change", "device",
+                                   "passkey")),
         "stats_matches", "stats_wins", "stats_win_rate", "stats_rated", "stats_rounds",
         "stats_average_place", "game_won", "game_lost", "game_rated", "game_casual",
         "game_partners", "game_opponents", "signed_out", "signed_out_all", "deleted",

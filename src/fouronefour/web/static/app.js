@@ -31,7 +31,7 @@ import { openReplays, rerenderReplay } from "./replay.js";
 import { initLearn, learnRoute, retranslateLearn, showLearn } from "./learn.js";
 import { initLesson, openLesson, retranslateLesson } from "./lesson.js";
 import { initPractice, retranslatePractice } from "./practice.js";
-import { initProfile, loadMe, profileRoute, rememberLanguage, showProfileRoute } from "./profile.js";
+import { initProfile, loadMe, profileLoaded, profileRoute, rememberLanguage, showProfileRoute } from "./profile.js";
 
 /** The invite link's own part: `/t/CODE`, and `#invite=SECRET` for a private table. */
 export function inviteLink(code) {
@@ -60,6 +60,7 @@ function render() {
   if (options.hooking) bits.push(i18n.t("rule_hooking"));
   if (options.tribute) bits.push(i18n.t("rule_tribute"));
   if (options.private) bits.push(i18n.t("private_short"));
+  if (options.rated) bits.push(i18n.t("game_rated"));
   $("topbar-info").textContent = bits.join(" · ");
   setBaseTitle(`414 · ${table.code}`);
   const inLobby = table.status === "lobby" || !state.state;
@@ -129,8 +130,24 @@ async function enterTable(code) {
     return;
   }
   if (session.state.code !== code) return; // left meanwhile
+  let saved = storage.seat(code);
+  if (!saved) {
+    // No token here, but this profile holds a seat (played from another device): take it
+    // back (docs/protocol.md, "return"; the other device's connections are closed).
+    const me = await profileLoaded();
+    if (me && table.seats.some((seat) => seat.profile === me.id)) {
+      try {
+        const back = await api.returnSeat(code);
+        storage.setSeat(code, back.seat, back.token);
+        saved = { seat: back.seat, token: back.token };
+        table = back.table;
+      } catch {
+        // (signed out meanwhile, or the seat is gone: watch, as without a profile)
+      }
+      if (session.state.code !== code) return;
+    }
+  }
   dispatch({ type: "table", table });
-  const saved = storage.seat(code);
   connect(code, saved ? saved.token : null);
   render();
 }
@@ -273,7 +290,7 @@ async function main() {
   };
   initProfile(navigate);
   // This browser's profile (a guest made on the first visit): the top bar shows it.
-  const profileLoaded = loadMe();
+  const meLoaded = loadMe();
   onChange((previous, next, message) => {
     if (message.type === "update" || message.type === "snapshot" || message.type === "welcome") {
       onResultsChange(previous, next, message);
@@ -293,7 +310,7 @@ async function main() {
   window.addEventListener("popstate", route);
   setInterval(tickGame, 250);
   route();
-  await profileLoaded;
+  await meLoaded;
   document.body.dataset.ready = "true";
   // Installable: the service worker keeps the app shell (served from the root: its scope).
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});

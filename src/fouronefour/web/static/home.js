@@ -28,7 +28,20 @@ function readCreateForm() {
   };
   const decks = data.get("decks");
   options.decks = decks ? Number(decks) : null;
+  if (form.elements.rated.checked) {
+    // A rated table plays the standard rules for its player count: the server sets them.
+    options.rated = true;
+    for (const rule of RULES) delete options[rule];
+  }
   return options;
+}
+
+/** The rules a rated table does not choose (docs/protocol.md, POST /api/tables). */
+const RULES = ["decks", "hooking", "tribute", "bomb_ladder"];
+
+function showRated() {
+  const form = $("create-form").elements;
+  for (const rule of RULES) form[rule].disabled = form.rated.checked;
 }
 
 async function createTable(event) {
@@ -156,6 +169,7 @@ export function retranslateHome() {
 export function initHome(enter) {
   enterTable = enter;
   $("create-form").addEventListener("submit", createTable);
+  $("create-form").elements.rated.addEventListener("change", showRated);
   $("join-form").addEventListener("submit", joinByCode);
   $("name-form").addEventListener("submit", (event) => event.preventDefault());
   api.config().then(applyConfig, () => {});

@@ -109,6 +109,8 @@ export const api = {
   signOutEverywhere: () => request("DELETE", "/api/sessions"),
   changePassword: (oldPassword, newPassword) =>
     request("POST", "/api/me/password", { old_password: oldPassword, new_password: newPassword }),
+  sessions: () => request("GET", "/api/me/sessions"),
+  endSession: (id) => request("DELETE", `/api/me/sessions/${encodeURIComponent(id)}`),
   deviceCode: () => request("POST", "/api/me/device-code"),
   redeemCode: (code) => request("POST", "/api/session/device", { code }),
   passkeyOptions: () => request("POST", "/api/me/passkeys/options"),
@@ -119,6 +121,12 @@ export const api = {
   myGames: (after, limit = 20) =>
     request("GET", `/api/me/games?limit=${limit}${after ? `&after=${encodeURIComponent(after)}` : ""}`),
   player: (id) => request("GET", `/api/players/${encodeURIComponent(id)}`),
+  ratings: (id) => request("GET", `/api/players/${encodeURIComponent(id)}/ratings`),
+  // A signed-in player's seat at this table, on this device (docs/protocol.md section 2).
+  returnSeat: (code) => {
+    const invite = storage.invite(code);
+    return request("POST", `/api/tables/${encodeURIComponent(code)}/return`, invite ? { invite } : {}, code);
+  },
   leaderboard: (among) => request("GET", `/api/leaderboard?among=${among === "played" ? "played" : "all"}`),
 };
 

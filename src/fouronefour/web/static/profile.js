@@ -117,10 +117,6 @@ function percent(x) {
   return x === null || x === undefined ? "–" : `${Math.round(x * 100)}%`;
 }
 
-function ordinalOf(rating) {
-  return rating.mu - 3 * rating.sigma;
-}
-
 /** A name: the player's page when it is a live profile's, plain text otherwise. */
 function nameNode(name, playerId, className = "player-name") {
   const text = name === FORMER_PLAYER ? t("former_player") : name;
@@ -222,16 +218,11 @@ async function showPlayer(id) {
   $("profile-provisional").textContent = t("provisional", { n: rating.matches });
   $("profile-rank").textContent = player.rank ? t("rank_n", { n: player.rank }) : "";
   renderStats(player.stats);
-  // The chart needs the rating after each match: the own history has it (the public
-  // profile's answer has no history).
-  $("profile-chart-panel").hidden = !own;
-  if (own) {
-    try {
-      const page = await api.myGames(null, 50);
-      if (shownPlayer === id) renderChart(page.games);
-    } catch (error) {
-      showError(error);
-    }
+  try {
+    const answer = await api.ratings(id);
+    if (shownPlayer === id) renderChart(answer.ratings);
+  } catch (error) {
+    showError(error);
   }
 }
 
@@ -276,16 +267,17 @@ function renderStats(stats) {
   }
 }
 
-/** The rating (ordinal) after each rated match, oldest first, as an inline SVG line. */
-function renderChart(history) {
+/** The rating (ordinal) after each rated match, oldest first (GET
+ * /api/players/{id}/ratings), as an inline SVG line from the newcomer's rating. */
+function renderChart(ratings) {
   const box = $("profile-chart");
-  const rated = history.filter((game) => game.rating_change).reverse();
-  if (!rated.length) {
+  if (!ratings.length) {
     box.replaceChildren(el("p", "hint-text", t("chart_empty")));
     return;
   }
-  const first = rated[0].rating_change;
-  const points = [ordinalOf(first.after) - first.ordinal, ...rated.map((game) => ordinalOf(game.rating_change.after))];
+  const points = ratings.map((rating) => rating.ordinal);
+  // (a single match: drawn from where a newcomer starts, mu 25 and sigma 25/3, ordinal 0)
+  if (points.length === 1) points.unshift(0);
   const low = Math.floor(Math.min(...points));
   const high = Math.ceil(Math.max(...points, low + 1));
   const width = 320;
@@ -297,7 +289,7 @@ function renderChart(history) {
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", t("chart_label", { n: rated.length, from: fixed(points[0]), to: fixed(points[points.length - 1]) }));
+  svg.setAttribute("aria-label", t("chart_label", { n: ratings.length, from: fixed(points[0]), to: fixed(points[points.length - 1]) }));
   const add = (tag, attrs, text) => {
     const node = document.createElementNS(ns, tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -309,8 +301,10 @@ function renderChart(history) {
     add("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: "chart-grid" });
     add("text", { x: pad.left - 4, y: y(v) + 4, "text-anchor": "end", class: "chart-axis" }, String(v));
   }
-  add("text", { x: pad.left, y: height - 4, class: "chart-axis" }, t("chart_start"));
-  add("text", { x: width - pad.right, y: height - 4, "text-anchor": "end", class: "chart-axis" }, t("chart_now"));
+  const day = (ms) => new Intl.DateTimeFormat(i18n.language(), { dateStyle: "short" }).format(new Date(ms));
+  const first = ratings.length === 1 ? t("chart_start") : day(ratings[0].at);
+  add("text", { x: pad.left, y: height - 4, class: "chart-axis" }, first);
+  add("text", { x: width - pad.right, y: height - 4, "text-anchor": "end", class: "chart-axis" }, day(ratings[ratings.length - 1].at));
   add("polyline", { points: points.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: "chart-line" });
   points.forEach((v, i) => add("circle", { cx: x(i), cy: y(v), r: 2.5, class: "chart-dot" }));
   box.replaceChildren(svg);
@@ -438,6 +432,7 @@ function paintAccount() {
   // A guest who signs out loses the profile: only a claimed one may sign out here.
   $("signout").hidden = !me.claimed;
   $("signout-guest-note").hidden = me.claimed;
+  loadDevices();
   const passkeys = passkeysPossible();
   $("passkey-add").hidden = !passkeys;
   $("passkey-signin").hidden = !passkeys;
@@ -531,6 +526,50 @@ async function signedOut(key, params = {}) {
   await loadMe();
   go("/");
   toast(key, params);
+}
+
+// ------------------------------------------------------------------ devices
+
+const HOW = new Set(["guest", "claim", "password", "password_change", "device", "passkey"]);
+
+/** The profile's sessions (its signed-in browsers), each but this one with a sign-out. */
+async function loadDevices() {
+  let answer;
+  try {
+    answer = await api.sessions();
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  const list = $("devices-list");
+  list.replaceChildren(
+    ...answer.sessions.map((one) => {
+      const item = el("li", "device-item");
+      item.dataset.testid = "device-item";
+      const how = HOW.has(one.how) ? t(`how_${one.how}`) : one.how;
+      const text = el("span", "device-text", t("device_since", { how, date: dateText(one.created_at) }));
+      const used = el("span", "hint-text", t("device_used", { date: dateText(one.last_used) }));
+      const words = el("div");
+      words.append(text, used);
+      item.append(words);
+      if (one.current) item.append(el("span", "badge", t("device_this")));
+      else {
+        const end = el("button", "btn btn-small", t("signout"));
+        end.type = "button";
+        end.dataset.testid = "device-signout";
+        end.addEventListener("click", async () => {
+          try {
+            await api.endSession(one.id);
+            await loadDevices();
+          } catch (error) {
+            showError(error);
+          }
+        });
+        item.append(end);
+      }
+      return item;
+    }),
+  );
 }
 
 // ------------------------------------------------------------------ another device
@@ -685,6 +724,12 @@ export function loadMe() {
     });
   }
   return loading;
+}
+
+/** This browser's profile once GET /api/me has answered (null: none on this server). */
+export async function profileLoaded() {
+  if (loading) await loading;
+  return me;
 }
 
 function fillLanguages() {
