@@ -584,3 +584,52 @@ def test_a_rated_table_is_created_with_the_standard_rules(server_url: str, new_p
     options = _get(f"{server_url}/api/tables/{code}")["options"]
     assert options["rated"] and options["tribute"] and options["hooking"]
     page.locator("#topbar-info", has_text="rated").wait_for()
+
+
+def test_the_profile_pages_have_no_serious_accessibility_problems(
+    server_url: str, new_page: Any, axe_problems: Any
+) -> None:
+    page = new_page("guest", 1366, 657)
+    _open(page, server_url)
+    _finished_match(page, server_url)
+    _wait_recorded(page, 1)
+    problems = {}
+    for route, ready in (
+        ("#me", "[data-testid=profile-name]:not(:empty)"),
+        ("#me/account", "[data-testid=device-item]"),
+        ("#games", "[data-testid=game-item]"),
+        ("#leaderboard", "[data-testid=board-all][aria-pressed=true]"),
+    ):
+        _open(page, f"{server_url}/{route}")
+        page.locator(ready).first.wait_for()
+        page.wait_for_timeout(200)
+        problems[route] = axe_problems(page)
+    page.click("[data-testid=me-button]")
+    problems["menu"] = axe_problems(page)
+    assert not any(problems.values()), problems
+
+
+def test_my_data_downloads_and_a_deleted_profile_is_gone(server_url: str, new_page: Any) -> None:
+    page = new_page("guest")
+    _open(page, f"{server_url}/#me/account")
+    me = _me(page)
+    with page.expect_download() as download:
+        page.click("[data-testid=export]")
+    data = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert data["profile"]["id"] == me["id"]
+    # Deleting asks first; "Cancel" keeps the profile.
+    page.click("[data-testid=delete-me]")
+    page.click("[data-testid=delete-no]")
+    assert page.locator("[data-testid=delete-confirm]").is_hidden()
+    assert _me(page)["id"] == me["id"]
+    page.click("[data-testid=delete-me]")
+    page.click("[data-testid=delete-yes]")
+    page.wait_for_url(f"{server_url}/")
+    page.locator("[data-testid=toast]", has_text="Profile deleted.").wait_for()
+    assert _me(page)["id"] != me["id"]
+    # Its public page is no more: said, and nothing of another page left on it.
+    _open(page, f"{server_url}/#me")
+    page.locator("[data-testid=profile-name]:not(:empty)").wait_for()
+    page.goto(f"{server_url}/#player/{me['id']}")
+    page.locator("[data-testid=toast]", has_text="No such player.").wait_for()
+    assert page.inner_text("[data-testid=profile-name]") == ""

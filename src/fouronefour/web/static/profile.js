@@ -88,7 +88,7 @@ function emojiDrawn() {
 
 /** Draw `avatar` into `node`: its animal on its colour (the name as its accessible label). */
 export function drawAvatar(node, avatar) {
-  const [emoji, colour] = AVATARS[avatar] || ["?", "#9e9e9e"];
+  const [emoji, colour] = AVATARS[avatar] || [avatar ? "?" : "", "#9e9e9e"];
   const glyph = emojiDrawn() || !AVATARS[avatar] ? emoji : Array.from(t(`avatar_${avatar}`))[0];
   node.classList.toggle("avatar-letter", glyph !== emoji);
   node.textContent = glyph;
@@ -145,6 +145,7 @@ function paintMe() {
 function openMenu(open) {
   $("me-menu").hidden = !open;
   $("me-button").setAttribute("aria-expanded", String(open));
+  if (open) $("me-menu").querySelector("a").focus();
 }
 
 // ------------------------------------------------------------------ routes
@@ -200,6 +201,16 @@ async function showPlayer(id) {
   const own = me && id === me.id;
   $("profile-account").hidden = !own;
   $("profile-games").hidden = !own;
+  // Nothing of the page shown before stays while this one loads (or if it cannot).
+  for (const part of ["profile-name", "profile-kind", "profile-ordinal", "profile-uncertainty", "profile-rank"]) {
+    $(part).textContent = "";
+  }
+  $("profile-provisional").hidden = true;
+  $("profile-stats").replaceChildren();
+  $("profile-partners").replaceChildren();
+  $("profile-opponents").replaceChildren();
+  $("profile-chart").replaceChildren();
+  drawAvatar($("profile-avatar"), null);
   let player;
   try {
     player = (await api.player(id)).player;
