@@ -633,3 +633,51 @@ def test_my_data_downloads_and_a_deleted_profile_is_gone(server_url: str, new_pa
     page.goto(f"{server_url}/#player/{me['id']}")
     page.locator("[data-testid=toast]", has_text="No such player.").wait_for()
     assert page.inner_text("[data-testid=profile-name]") == ""
+
+
+def _claim(page: Any, password: str) -> str:
+    """Claim the page's guest profile through the account page; its username."""
+    username = f"cleo{int(time.time() * 1000) % 10**9}"
+    _open(page, f"{page.url.split('/#')[0].rstrip('/')}/#me/account")
+    page.fill("[data-testid=claim-username]", username)
+    page.fill("[data-testid=claim-password]", password)
+    page.click("[data-testid=claim-submit]")
+    page.locator("[data-testid=password-form]").wait_for()
+    return username
+
+
+def test_a_password_change_signs_out_the_other_devices_and_sign_out_ends_this_one(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("laptop", 1366, 657)
+    _open(page, server_url)
+    username = _claim(page, "first password")
+    owner = _me(page)
+    other = new_page("phone")
+    _open(other, f"{server_url}/#me/account")
+    other.fill("[data-testid=signin-username]", username)
+    other.fill("[data-testid=signin-password]", "first password")
+    other.click("[data-testid=signin-submit]")
+    other.locator("[data-testid=profile-name]", has_text=owner["name"]).wait_for()
+    # A wrong current password changes nothing.
+    page.fill("[data-testid=password-old]", "not it at all")
+    page.fill("[data-testid=password-new]", "second password")
+    page.click("[data-testid=password-submit]")
+    page.locator("[data-testid=toast]", has_text="Wrong username or password.").wait_for()
+    assert _me(other)["id"] == owner["id"]
+    page.fill("[data-testid=password-old]", "first password")
+    page.fill("[data-testid=password-new]", "second password")
+    page.click("[data-testid=password-submit]")
+    page.locator("[data-testid=toast]", has_text="Password changed").wait_for()
+    assert _me(page)["id"] == owner["id"]  # this browser's new session
+    assert _me(other)["id"] != owner["id"]  # the phone's ended
+    # Sign out: this browser only, a new guest; the new password signs in.
+    page.click("[data-testid=signout]")
+    page.wait_for_url(f"{server_url}/")
+    page.locator("[data-testid=toast]", has_text="Signed out.").wait_for()
+    assert _me(page)["id"] != owner["id"]
+    _open(page, f"{server_url}/#me/account")
+    page.fill("[data-testid=signin-username]", username)
+    page.fill("[data-testid=signin-password]", "second password")
+    page.click("[data-testid=signin-submit]")
+    page.locator("[data-testid=profile-name]", has_text=owner["name"]).wait_for()
