@@ -681,3 +681,30 @@ def test_a_password_change_signs_out_the_other_devices_and_sign_out_ends_this_on
     page.fill("[data-testid=signin-password]", "second password")
     page.click("[data-testid=signin-submit]")
     page.locator("[data-testid=profile-name]", has_text=owner["name"]).wait_for()
+
+
+def test_the_qr_code_is_drawn_as_shapes_only(server_url: str, new_page: Any) -> None:
+    """Should the device code's answer ever carry a script or a handler, none runs."""
+    page = new_page("guest")
+    _open(page, f"{server_url}/#me/account")
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20" onload="window.ran=1">'
+        '<script>window.ran=2</script><rect width="10" height="10" onclick="window.ran=3"/>'
+        '<a href="javascript:window.ran=4"><rect x="10" width="10" height="10"/></a></svg>'
+    )
+    page.route(
+        "**/api/me/device-code",
+        lambda route: route.fulfill(
+            status=201,
+            json={"code": "ABCDE-FGHJK", "expires_at": int(time.time() * 1000) + 300_000,
+                  "qr_svg": svg},
+        ),
+    )  # fmt: skip
+    page.click("[data-testid=device-show]")
+    page.locator("[data-testid=device-qr] svg rect").first.wait_for()
+    page.click("[data-testid=device-qr] svg rect >> nth=0", force=True)
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.ran") is None
+    shown = page.inner_html("[data-testid=device-qr]")
+    assert "script" not in shown and "onload" not in shown and "javascript" not in shown
+    assert page.get_attribute("[data-testid=device-qr] svg", "viewBox") == "0 0 20 20"

@@ -606,6 +606,14 @@ async function showDeviceCode() {
   const svg = new DOMParser().parseFromString(code.qr_svg, "image/svg+xml").documentElement;
   const qr = $("device-qr");
   if (svg.nodeName.toLowerCase() === "svg") {
+    // Shapes only: no script, no embedded HTML, no event handler (should the answer ever
+    // carry one).
+    for (const node of svg.querySelectorAll("script, foreignObject")) node.remove();
+    for (const node of [svg, ...svg.querySelectorAll("*")]) {
+      for (const attribute of [...node.attributes]) {
+        if (/^on/i.test(attribute.name) || /^\s*javascript:/i.test(attribute.value)) node.removeAttribute(attribute.name);
+      }
+    }
     // Drawn at the size the page gives it: its own size becomes its view box.
     const width = parseFloat(svg.getAttribute("width"));
     const height = parseFloat(svg.getAttribute("height"));
