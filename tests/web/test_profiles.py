@@ -530,6 +530,14 @@ def test_the_account_screen_is_whole_and_the_profile_keeps_the_language(
     _whole(page, "account-guest-de-390x844")
     page.set_viewport_size({"width": 1366, "height": 657})
     _whole(page, "account-guest-de-1366x657")
+    # The longest words of the other languages fit too, on a phone.
+    page.set_viewport_size({"width": 390, "height": 844})
+    for lang in ("it", "hi", "zh"):
+        page.select_option("[data-testid=lang-select]", lang)
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        for route in ("#me/account", "#me", "#games", "#leaderboard"):
+            _open(page, f"{server_url}/{route}")
+            _whole(page, f"{route.replace('#', '').replace('/', '-')}-{lang}-390x844")
 
 
 def test_a_signed_in_player_gets_their_seat_back_on_another_device(
