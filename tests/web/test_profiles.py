@@ -391,6 +391,14 @@ def test_my_games_lists_a_finished_rated_match_its_rating_change_and_replay(
     page.locator("[data-testid=rating-chart] svg polyline").wait_for()
     assert page.inner_text("[data-stat=stats_matches]") == "1"
     _whole(page, f"profile-rated-{size}")
+    # Provisional: on no global board yet, and said so; among the people played with (a
+    # bot is nobody's profile) it is alone, first.
+    _go(page, "menu-leaderboard")
+    page.locator("[data-testid=board-rank]", has_text="not ranked yet").wait_for()
+    assert all(row["player"] != me["id"] for row in _get(f"{server_url}/api/leaderboard")["rows"])
+    page.click("[data-testid=board-played]")
+    page.locator("[data-testid=board-row].mine").wait_for()
+    assert page.inner_text("[data-testid=board-rank]") == "Your rank: 1"
 
 
 def test_my_games_draws_partners_opponents_and_the_next_page(
