@@ -724,3 +724,32 @@ def test_the_qr_code_is_drawn_as_shapes_only(server_url: str, new_page: Any) -> 
     shown = page.inner_html("[data-testid=device-qr]")
     assert "script" not in shown and "onload" not in shown and "javascript" not in shown
     assert page.get_attribute("[data-testid=device-qr] svg", "viewBox") == "0 0 20 20"
+
+
+def test_a_browser_signed_out_elsewhere_becomes_a_guest_at_its_next_change(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("laptop", 1366, 657)
+    _open(page, server_url)
+    _claim(page, "first password")
+    owner = _me(page)
+    page.click("[data-testid=device-show]")
+    page.locator("[data-testid=device-code-box]").wait_for()
+    other = new_page("phone")
+    _open(other, f"{server_url}/#me/account")
+    other.fill("[data-testid=code-input]", page.inner_text("[data-testid=device-code]"))
+    other.click("[data-testid=code-submit]")
+    other.locator("[data-testid=profile-name]", has_text=owner["name"]).wait_for()
+    other.goto(f"{server_url}/#me/account")
+    other.locator("[data-testid=signout-all]").wait_for()
+    # The laptop signs out everywhere; the phone, still showing the profile, saves a name.
+    page.click("[data-testid=signout-all]")
+    page.wait_for_url(f"{server_url}/")
+    other.fill("[data-testid=edit-name]", "Renamed")
+    other.click("[data-testid=edit-save]")
+    other.locator("[data-testid=toast]", has_text="new guest profile").wait_for()
+    other.wait_for_function(
+        "(name) => document.getElementById('me-button').title !== name", arg=owner["name"]
+    )
+    assert other.locator("[data-testid=claim-form]").is_visible()
+    assert _me(other)["id"] != owner["id"]

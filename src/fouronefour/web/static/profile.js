@@ -127,6 +127,18 @@ function nameNode(name, playerId, className = "player-name") {
   return link;
 }
 
+/** Say what went wrong; a session that ended elsewhere (signed out everywhere, a password
+ * changed on another device) leaves this browser a new guest at once. */
+function failed(error) {
+  showError(error);
+  if (error instanceof ApiError && error.code === "no_session") {
+    me = null;
+    loadMe().then(() => {
+      if (document.body.dataset.screen === "account") paintAccount();
+    });
+  }
+}
+
 // ------------------------------------------------------------------ top bar and menu
 
 function paintMe() {
@@ -215,7 +227,7 @@ async function showPlayer(id) {
   try {
     player = (await api.player(id)).player;
   } catch (error) {
-    showError(error);
+    failed(error);
     return;
   }
   if (shownPlayer !== id) return;
@@ -233,7 +245,7 @@ async function showPlayer(id) {
     const answer = await api.ratings(id);
     if (shownPlayer === id) renderChart(answer.ratings);
   } catch (error) {
-    showError(error);
+    failed(error);
   }
 }
 
@@ -328,7 +340,7 @@ async function loadGames(fresh) {
     const page = await api.myGames(fresh ? null : games.next);
     games = { list: fresh ? page.games : [...games.list, ...page.games], next: page.next };
   } catch (error) {
-    showError(error);
+    failed(error);
   }
   renderGames();
 }
@@ -400,7 +412,7 @@ async function loadBoard() {
   try {
     answer = await api.leaderboard(board);
   } catch (error) {
-    showError(error);
+    failed(error);
     return;
   }
   const rows = answer.rows;
@@ -498,7 +510,7 @@ async function saveEdit(event) {
     if (change.language) await i18n.setLanguage(change.language);
     toast("saved");
   } catch (error) {
-    showError(error);
+    failed(error);
   }
 }
 
@@ -522,7 +534,7 @@ function submitting(form, work) {
     try {
       await work();
     } catch (error) {
-      showError(error);
+      failed(error);
     } finally {
       for (const b of buttons) b.disabled = false;
     }
@@ -549,7 +561,7 @@ async function loadDevices() {
   try {
     answer = await api.sessions();
   } catch (error) {
-    showError(error);
+    failed(error);
     return;
   }
   const list = $("devices-list");
@@ -573,7 +585,7 @@ async function loadDevices() {
             await api.endSession(one.id);
             await loadDevices();
           } catch (error) {
-            showError(error);
+            failed(error);
           }
         });
         item.append(end);
@@ -598,7 +610,7 @@ async function showDeviceCode() {
   try {
     code = await api.deviceCode();
   } catch (error) {
-    showError(error);
+    failed(error);
     return;
   }
   // The QR code is the server's own SVG of the code (segno): markup from our server, never
@@ -723,7 +735,7 @@ async function passkeySignIn() {
 function passkeyFailed(error) {
   // The person closed the browser's own dialog: nothing to say.
   if (error && error.name === "NotAllowedError") return;
-  if (error instanceof ApiError) showError(error);
+  if (error instanceof ApiError) failed(error);
   else toast("passkey_failed", {}, { error: true });
 }
 
@@ -816,7 +828,7 @@ export function initProfile(navigate) {
       await api.signOut();
       await signedOut("signed_out");
     } catch (error) {
-      showError(error);
+      failed(error);
     }
   });
   $("signout-all").addEventListener("click", async () => {
@@ -824,7 +836,7 @@ export function initProfile(navigate) {
       const answer = await api.signOutEverywhere();
       await signedOut("signed_out_all", { n: answer.sessions_ended });
     } catch (error) {
-      showError(error);
+      failed(error);
     }
   });
   $("delete-me").addEventListener("click", () => {
@@ -840,7 +852,7 @@ export function initProfile(navigate) {
       await api.deleteMe();
       await signedOut("deleted");
     } catch (error) {
-      showError(error);
+      failed(error);
     }
   });
   $("games-more").addEventListener("click", () => loadGames(false));
