@@ -57,6 +57,10 @@ def test_a_rated_match_changes_its_players_rating_once(harness: Harness, tmp_pat
                 1 if s % 2 == winners else 2 for s in range(4)
             ]
             assert await record_pending(harness.storage, players) == 1
+            entry = (await players.store.history(ann.id, 1))[0].to_dict()
+            assert entry["levels"][str(winners)] == "A"  # (a match is won at A)
+            assert set(entry["levels"]) == {"0", "1"}
+            assert not any(seat["former"] for seat in entry["seats"])
             after = await players.public(ann.id)
             assert after["rating"]["matches"] == 1
             assert after["stats"]["matches"] == 1

@@ -423,7 +423,9 @@ class Players:
     ) -> tuple[list[RatingRow], int | None]:
         limit = max(1, min(limit, 100))
         if among and current is not None:
-            return await self.store.played_with(current.profile.id, limit), None
+            rows = await self.store.played_with(current.profile.id, limit)
+            mine = next((r.rank for r in rows if r.profile_id == current.profile.id), None)
+            return rows, mine
         rank = None if current is None else await self.store.rank(current.profile.id)
         return await self.store.top(limit), rank
 

@@ -665,7 +665,7 @@ class SqlPlayerStore:
                 " SELECT page.code, page.number, page.finished_at, page.seat, page.rank,"
                 " page.place, page.mu_before, page.sigma_before, page.mu_after,"
                 " page.sigma_after, m.rated, m.rounds, s.seat, s.team, s.name, s.rank, s.place,"
-                " s.profile_id, s.bot_level, p.deleted, page.accuracy"
+                " s.profile_id, s.bot_level, p.deleted, page.accuracy, s.levels_climbed"
                 " FROM page JOIN player_matches m ON m.code = page.code AND m.number = page.number"
                 " JOIN player_match_seats s ON s.code = page.code AND s.number = page.number"
                 " LEFT JOIN player_profiles p ON p.id = s.profile_id"
@@ -685,6 +685,8 @@ class SqlPlayerStore:
                     place=row[16],
                     profile_id=None if deleted else row[17],
                     bot_level=row[18],
+                    former=deleted,
+                    levels_climbed=int(row[21] or 0),
                 )
             )
             last = i + 1 == len(rows) or (rows[i + 1][0], rows[i + 1][1]) != (row[0], row[1])
@@ -759,6 +761,7 @@ class SqlPlayerStore:
                 FORMER_PLAYER if deleted else row[1],
                 int(row[3]),
                 int(row[4]),
+                former=deleted,
             )
 
         return Stats(

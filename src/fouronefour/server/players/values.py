@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...engine.cards import ACE, RANKS
+
 #: The avatars a profile picks from (the client draws them; a profile holds the name only).
 AVATARS: tuple[str, ...] = (
     "fox", "owl", "cat", "panda", "tiger", "crane", "dragon", "rabbit",
@@ -165,6 +167,10 @@ class SeatSummary:
     place: int | None
     profile_id: str | None
     bot_level: str | None
+    #: The seat's player deleted their profile since (its name is :data:`FORMER_PLAYER`).
+    former: bool = False
+    #: How far the seat's team's level got from 2 in the match (12: to A).
+    levels_climbed: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -175,6 +181,7 @@ class SeatSummary:
             "place": self.place,
             "player": self.profile_id,
             "bot_level": self.bot_level,
+            "former": self.former,
         }
 
 
@@ -220,6 +227,8 @@ class HistoryEntry:
             "place": self.place,
             "rating_change": change,
             "accuracy": self.accuracy,
+            # each team's level at the match's end (the levels' ladder: docs/rules.md)
+            "levels": {str(s.team): RANKS[min(s.levels_climbed, ACE)] for s in self.seats},
             "seats": [s.to_dict() for s in self.seats],
         }
 
@@ -232,11 +241,13 @@ class Tally:
     name: str
     matches: int
     wins: int
+    former: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "player": self.profile_id,
             "name": self.name,
+            "former": self.former,
             "matches": self.matches,
             "wins": self.wins,
             "win_rate": self.wins / self.matches if self.matches else None,
