@@ -324,15 +324,17 @@ def _history_entry(code: str, me: dict[str, Any]) -> dict[str, Any]:
         "won": True,
         "place": 1,
         "rating_change": {"mu": 1.9, "ordinal": 2.4, "after": {"mu": 26.9, "sigma": 7.6}},
+        "accuracy": 0.75,
+        "levels": {"0": "A", "1": "9"},
         "seats": [
             {"seat": 0, "team": 0, "name": me["name"], "rank": 1, "place": 1,
-             "player": me["id"], "bot_level": None},
+             "player": me["id"], "bot_level": None, "former": False},
             {"seat": 1, "team": 1, "name": "<b>Bold</b>", "rank": 2, "place": 2,
-             "player": "p-other", "bot_level": None},
+             "player": "p-other", "bot_level": None, "former": False},
             {"seat": 2, "team": 0, "name": "Bot 3", "rank": 1, "place": 3,
-             "player": None, "bot_level": "expert"},
+             "player": None, "bot_level": "expert", "former": False},
             {"seat": 3, "team": 1, "name": "a former player", "rank": 2, "place": 4,
-             "player": "p-gone", "bot_level": None},
+             "player": None, "bot_level": None, "former": True},
         ],
     }  # fmt: skip
 

@@ -35,7 +35,6 @@ export const AVATARS = {
   ox: ["🐂", "#795548"],
 };
 /** What the server calls a deleted profile's seat in a history (players/values.py). */
-const FORMER_PLAYER = "a former player";
 
 let me = null; // the profile as its player sees it, once GET /api/me answered
 let go = null; // (path) => void: show another page of the app (from app.js)
@@ -117,10 +116,11 @@ function percent(x) {
   return x === null || x === undefined ? "–" : `${Math.round(x * 100)}%`;
 }
 
-/** A name: the player's page when it is a live profile's, plain text otherwise. */
-function nameNode(name, playerId, className = "player-name") {
-  const text = name === FORMER_PLAYER ? t("former_player") : name;
-  if (!playerId || name === FORMER_PLAYER) return el("span", className, text);
+/** A name: the player's page when it is a live profile's, plain text otherwise; a deleted
+ * profile's (``former``, said by the server) in the page's language. */
+function nameNode(name, playerId, className = "player-name", former = false) {
+  const text = former ? t("former_player") : name;
+  if (!playerId || former) return el("span", className, text);
   const link = el("a", className, text);
   link.href = `/#player/${encodeURIComponent(playerId)}`;
   link.dataset.meLink = "";
@@ -257,6 +257,14 @@ function renderStats(stats) {
     ["stats_rated", String(stats.rated_matches)],
     ["stats_rounds", String(stats.rounds)],
     ["stats_average_place", stats.average_place === null ? "–" : fixed(stats.average_place)],
+    ["stats_accuracy", stats.analysed_matches ? `${percent(stats.accuracy)} (${t("stats_analysed", { n: stats.analysed_matches })})` : "–"],
+    ["stats_levels_climbed", String(stats.levels_climbed ?? 0)],
+    ["stats_bombs", String(stats.bombs ?? 0)],
+    ["stats_four_four_a", String(stats.four_four_a ?? 0)],
+    ["stats_hooks_made", String(stats.hooks_made ?? 0)],
+    ["stats_hooks_suffered", String(stats.hooks_suffered ?? 0)],
+    ["stats_tribute_paid", String(stats.tribute_paid ?? 0)],
+    ["stats_tribute_received", String(stats.tribute_received ?? 0)],
   ];
   $("profile-stats").replaceChildren(
     ...rows.map(([key, value]) => {
@@ -283,7 +291,7 @@ function renderStats(stats) {
     for (const tally of tallies) {
       const row = el("tr");
       const cell = el("td");
-      cell.append(nameNode(tally.name, tally.player));
+      cell.append(nameNode(tally.name, tally.player, "player-name", tally.former));
       row.append(cell, el("td", null, String(tally.matches)), el("td", null, percent(tally.win_rate)));
       table.tBodies[0].append(row);
     }
@@ -351,7 +359,7 @@ function dateText(ms) {
 
 function seatNode(seat) {
   const node = el("span", "game-seat");
-  node.append(nameNode(seat.name, seat.player));
+  node.append(nameNode(seat.name, seat.player, "player-name", seat.former));
   if (seat.bot_level) node.append(el("span", "game-level", ` (${t(`bot_${seat.bot_level}`)})`));
   return node;
 }
@@ -368,6 +376,15 @@ function renderGames() {
       const result = el("strong", `game-result ${game.won ? "won" : "lost"}`, t(game.won ? "game_won" : "game_lost"));
       head.append(result);
       if (game.place) head.append(el("span", "game-place", t("game_place", { n: game.place })));
+      const mySeat = game.seats.find((seat) => seat.seat === game.seat);
+      if (mySeat && game.levels && game.levels[String(mySeat.team)]) {
+        head.append(el("span", "game-levels", t("game_levels", { level: game.levels[String(mySeat.team)] })));
+      }
+      if (game.accuracy !== null && game.accuracy !== undefined) {
+        const accuracy = el("span", "game-accuracy", t("game_accuracy", { n: percent(game.accuracy) }));
+        accuracy.dataset.testid = "game-accuracy";
+        head.append(accuracy);
+      }
       head.append(el("span", "badge", t(game.rated ? "game_rated" : "game_casual")));
       if (game.rating_change) {
         const change = el("span", "game-change", signed(game.rating_change.ordinal));
