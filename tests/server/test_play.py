@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from fouronefour.engine import Match, Rules
 from fouronefour.server.errors import ErrorCode, TableError
 from fouronefour.server.storage import ChangeExtra
+from fouronefour.server.tables.model import SeatState, TableOptions
 from fouronefour.server.tables.play import (
     MOVE_CHARS,
+    TableState,
+    advance,
     check_decision,
     chosen_answer,
     play,
@@ -100,3 +104,79 @@ def test_what_a_move_writes_besides_itself() -> None:
     assert written_with(match, 2, 10, claims_kept=False, analysed=True) == ChangeExtra(
         analysis=(2, 0)
     )
+
+
+def a_state(**changes: object) -> TableState:
+    seats = [SeatState(s, f"P{s}", "human", f"h{s}", profile=f"p{s}") for s in range(4)]
+    state = TableState(
+        code="PURE01",
+        options=TableOptions(Rules(), hook_mode="fair"),
+        match_number=1,
+        move_count=0,
+        status="playing",
+        paused=False,
+        round_pause_seconds=15.0,
+        trick_start=0,
+        bots_only=False,
+        analysing=True,
+        seats=tuple(seats),
+        now=1_000.0,
+    )
+    return replace(state, **changes)  # type: ignore[arg-type]
+
+
+def test_a_whole_match_steps_from_state_to_state() -> None:
+    """Every move through play and advance alone: the moves' indices follow each other, each
+    ended round pauses (its next round_start held back, the row written) and is due for
+    analysis, a single card opens a fair window, and the last step ends the match with its
+    result and the players' record written."""
+    rng = random.Random(9)
+    state = a_state()
+    match = Match(state.options.rules, 77)
+    pauses = windows = 0
+    while not match.is_over:
+        r = match.round
+        assert r.to_act is not None and r.decision is not None
+        prompt = (str(r.decision), r.legal_moves())
+        played = play(match, r.to_act, prompt, rng.choice(prompt[1]), state.match_number)
+        step = advance(state, match, played.after, [played.chosen], played.events,
+                       played.claimable, played.ended)  # fmt: skip
+        assert step.written.first_move_index == state.move_count
+        assert step.state.move_count == state.move_count + 1
+        kinds = [e["type"] for e in step.events]
+        if played.ended and not step.match.is_over:
+            pauses += 1
+            assert step.pause is not None and step.pause.until == state.now + 15.0
+            assert "round_start" not in kinds and step.written.row and step.analysed
+            assert step.written.extra is not None and step.written.extra.analysis is not None
+        else:
+            assert step.pause is None and not step.written.row
+        if played.claimable is not None:
+            windows += 1
+            assert step.window is not None and kinds[-1] == "window_open"
+            assert step.window.closes_at == state.now + state.options.hook_seconds
+        match, state = step.match, step.state
+    assert pauses == len(match.results) - 1 and windows > 0
+    assert state.status == "finished" and step.written.match_over and step.written.table_row
+    extra = step.written.extra
+    assert extra is not None and extra.result == (match.winning_team, len(match.results))
+    assert extra.record is not None and '"profile_id":"p0"' in extra.record
+
+
+def test_no_pause_at_a_table_of_bots_or_without_one_and_a_paused_table_waits() -> None:
+    match = Match(Rules(), 5)
+    rng = random.Random(1)
+    while True:  # to the move that ends the first round
+        r = match.round
+        assert r.to_act is not None and r.decision is not None
+        prompt = (str(r.decision), r.legal_moves())
+        played = play(match, r.to_act, prompt, rng.choice(prompt[1]), 1)
+        if played.ended:
+            break
+        match = played.after
+    args = (match, played.after, [played.chosen], played.events, None, True)
+    assert advance(a_state(bots_only=True), *args).pause is None
+    assert advance(a_state(round_pause_seconds=0.0), *args).pause is None
+    waiting = advance(a_state(paused=True), *args).pause
+    assert waiting is not None and waiting.until is None  # (counted once the host resumes)
+    assert advance(a_state(analysing=False), *args).written.extra is None

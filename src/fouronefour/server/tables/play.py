@@ -1,22 +1,26 @@
 """A decision at the table as pure functions of the table's state: what it may be, what it
 does to the match, what everyone is told and what is written.
 
-No clock, socket or database: :class:`~.table.Table` calls these with its state and stores,
-versions, sends and arms timers with what they return (tests/server/test_play.py drives
-them alone).
+No clock, socket or database: :class:`~.table.Table` calls these with its state (a frozen
+:class:`TableState`, the time included) and stores, versions, sends and arms timers with
+what they return (tests/server/test_play.py drives them alone). :func:`advance` is the step
+from one state to the next once a move (or a closed claim window's moves) is known.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...engine import IllegalMove, Match, canonical
 from ..errors import ErrorCode, TableError
 from ..storage import ChangeExtra
 from .events import move_event, progress_events, round_ended
-from .model import Prompt, Status
-from .windows import Claimable
+from .model import Prompt, RoundEnd, SeatState, Status, TableOptions
+from .records import match_record
+from .roundend import pause_after
+from .windows import Claimable, Window, next_window, window_event
 
 #: The longest move text (the longest legal move is far shorter).
 MOVE_CHARS = 200
@@ -117,3 +121,112 @@ def written_with(
     if result is None and claims_done is None and analysis is None:
         return None
     return ChangeExtra(result=result, claims_done=claims_done, analysis=analysis)
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """A table as a step sees it: what the step's outcome depends on, the time included."""
+
+    code: str
+    options: TableOptions
+    match_number: int
+    #: Decisions taken in the current match (the next move's index in storage).
+    move_count: int
+    status: Status
+    paused: bool
+    #: The longest end-of-round pause (a setting; 0: none).
+    round_pause_seconds: float
+    #: Where the current trick begins in the current round's log.
+    trick_start: int
+    #: Every seat is played by a bot (a bot's or an away player's): no pause between rounds.
+    bots_only: bool
+    #: The server analyses the rounds that end (background/analyst.py).
+    analysing: bool
+    seats: Sequence[SeatState]
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What a step writes besides its events (storage's ``Change``)."""
+
+    moves: tuple[str, ...]
+    first_move_index: int
+    match_over: bool
+    #: The table's row changes (a match over, a pause begun), and its seldom-changing
+    #: columns too (``row``: a pause begun).
+    table_row: bool
+    row: bool
+    extra: ChangeExtra | None
+
+
+@dataclass(frozen=True, slots=True)
+class Advanced:
+    """The outcome of :func:`advance`: the next state, the match, what everyone is told,
+    the claim window or end-of-round pause now open, and what is written."""
+
+    state: TableState
+    match: Match
+    events: list[dict[str, Any]]
+    window: Window | None
+    pause: RoundEnd | None
+    written: Written
+    #: The moves ended a round the server analyses (it is due from this change).
+    analysed: bool
+
+
+def advance(
+    state: TableState,
+    before: Match,
+    after: Match,
+    moves: list[str],
+    events: list[dict[str, Any]],
+    claimable: Claimable | None,
+    ended: bool,
+    claims_kept: bool = False,
+) -> Advanced:
+    """The table after ``moves`` brought its match from ``before`` to ``after`` (``events``
+    their public events so far; ``ended``: they ended a round; ``claimable``: what a claim
+    window may be opened for; ``claims_kept``: the window they close had answers written):
+    the end-of-round pause or the next claim window, the match's end, and what is written."""
+    events = list(events)
+    over = after.is_over
+    first = state.move_count
+    move_count = first + len(moves)
+    pause = None
+    if ended and not over:
+        now = None if state.paused else state.now
+        pause = pause_after(before, moves, after, state.round_pause_seconds, state.bots_only,
+                            state.trick_start, now)  # fmt: skip
+        if pause is not None:  # the next round's start waits for the pause's end
+            start = events.pop()
+            assert start["type"] == "round_start", start
+    r = after.round
+    trick_start = r.log_size if r.top is None else state.trick_start
+    options = state.options
+    window = next_window(after, claimable, options.rules.hooking, options.hook_mode == "fast",
+                         options.hook_seconds, state.now)  # fmt: skip
+    opened = window_event(window)
+    if opened is not None:
+        events.append(opened)
+    status: Status = "finished" if over else state.status
+    if over:
+        events.append({"type": "status", "status": status, "match_number": state.match_number})
+    analysed = ended and state.analysing
+    extra = written_with(after, state.match_number, move_count, claims_kept, analysed)
+    if over:  # the players' record of it, written with its result (records.py)
+        record = match_record(
+            state.code, state.match_number, state.options, state.seats, after, state.now
+        )
+        if record is not None:
+            extra = replace(extra or ChangeExtra(), record=record)
+    pausing = pause is not None
+    return Advanced(
+        replace(state, move_count=move_count, status=status, trick_start=trick_start),
+        after,
+        events,
+        window,
+        pause,
+        Written(tuple(moves), first, over, over or pausing, pausing, extra),
+        analysed,
+    )

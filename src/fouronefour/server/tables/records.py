@@ -13,7 +13,6 @@ import orjson
 from ...engine import Match, Round
 from ...engine.cards import level_index
 from ...engine.moves import BombKind, Kind, classify_text
-from ..clock import Scheduler
 from .model import SeatState, TableOptions, ms
 
 
@@ -23,7 +22,7 @@ def match_record(
     options: TableOptions,
     seats: Sequence[SeatState],
     over: Match,
-    clock: Scheduler,
+    now: float,
 ) -> str | None:
     """The record of match ``number`` of table ``code``, ``over`` now, as JSON; None if no
     seat has a profile (nobody's history or rating to keep). Team ranks: the winners 1, the
@@ -36,7 +35,7 @@ def match_record(
     record = {
         "code": code,
         "number": number,
-        "finished_at": ms(clock.now()),
+        "finished_at": ms(now),
         "rated": options.rated,
         "rounds": len(over.results),
         "seats": [

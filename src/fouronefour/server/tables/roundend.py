@@ -69,6 +69,33 @@ def replay(rules: Rules, seed: int, moves: Iterable[str]) -> Replayed:
     return state
 
 
+def pause_after(
+    before: Match,
+    moves: list[str],
+    after: Match,
+    seconds: float,
+    bots_only: bool,
+    trick_start: int,
+    now: float | None,
+) -> RoundEnd | None:
+    """The end-of-round pause due after ``moves`` ended a round of ``before`` (``after`` goes
+    on), if any: none of ``seconds`` <= 0 or at a table of bots only (``bots_only``: every
+    seat bot-controlled). It lasts ``seconds`` from ``now`` (None: the table is paused, the
+    pause waits). ``trick_start``: where the round's last trick began in its log. (The
+    next round's ``round_start`` is held back until the pause ends.)"""
+    if seconds <= 0 or bots_only:
+        return None
+    ended = ended_round(before.round, moves)
+    return RoundEnd(
+        round_number=len(after.results),
+        ended=ended,
+        result={"round_number": len(after.results), **after.results[-1].to_dict()},
+        last_trick=last_trick(ended, trick_start),
+        tributes=[{"from": t["from"], "to": t["to"]} for t in after.round.tributes],
+        until=None if now is None else now + seconds,
+    )
+
+
 class RoundPause:
     """The end-of-round pause of one table (``current`` while it lasts)."""
 
@@ -80,30 +107,7 @@ class RoundPause:
         #: Where the current trick begins in the current round's log (for the last trick).
         self.trick_start = 0
 
-    # -- entering
-
-    def begin(
-        self, before: Match, moves: list[str], after: Match, events: list[dict[str, Any]]
-    ) -> bool:
-        """After ``moves`` ended a round of ``before`` (``after`` goes on): start a pause if
-        one is due, holding back the next round's ``round_start`` (the last of ``events``).
-        True if the table now pauses."""
-        table = self._table
-        seconds = table.settings.round_pause_seconds
-        if seconds <= 0 or all(table.bot_controlled(s) for s in range(table.players)):
-            return False
-        ended = ended_round(before.round, moves)
-        start = events.pop()
-        assert start["type"] == "round_start", start
-        self.current = RoundEnd(
-            round_number=len(after.results),
-            ended=ended,
-            result={"round_number": len(after.results), **after.results[-1].to_dict()},
-            last_trick=last_trick(ended, self.trick_start),
-            tributes=[{"from": t["from"], "to": t["to"]} for t in after.round.tributes],
-            until=None if table.paused else table.scheduler.now() + seconds,
-        )
-        return True
+    # -- entering (a pause begins: :func:`pause_after`, then :meth:`hold_round`)
 
     def restore(self, replayed: Replayed, round_number: int) -> None:
         """After a restart: hold the pause again (from full length once resumed), with only
@@ -157,6 +161,14 @@ class RoundPause:
         else:
             table.commit(events)
         return Ack(table.version)
+
+    def hold_round(self, pause: RoundEnd) -> None:
+        """``pause`` begins (:func:`pause_after`'s)."""
+        self.current = pause
+
+    def trick_begins(self, at: int) -> None:
+        """The current trick begins at ``at`` in the round's log."""
+        self.trick_start = at
 
     def unready(self, seat: int) -> None:
         """``seat`` has a new player, who has not read the results yet."""

@@ -52,9 +52,8 @@ from .model import (
     hash_token,
     ms,
 )
-from .play import check_decision, chosen_answer, play, written_with
+from .play import TableState, advance, check_decision, chosen_answer, play
 from .presence import Presence
-from .records import match_record
 from .roundend import RoundPause, replay
 from .seating import Seating, check_seat
 from .services import TableServices
@@ -535,52 +534,39 @@ class Table:
         ended: bool,
         claims_kept: bool = False,
     ) -> None:
-        """Take ``after`` as the match, open the next window or the end-of-round pause if
-        any, write and publish (``ended``: ``moves`` ended a round). ``claims_kept``: the
-        window these moves close had answers written (they go now)."""
-        self.match = after
-        first = self.move_count
-        self.move_count += len(moves)
-        over = after.is_over
-        pausing = ended and not over and self.round_pause.begin(before, moves, after, events)
-        r = after.round
-        if r.top is None:  # a trick is to be led: the next event begins it
-            self.round_pause.trick_start = r.log_size
-        opened = self.windows.open_after(after, claimable)
-        if opened is not None:
-            events.append(opened)
-        if over:
-            self.status = "finished"
-            self.finished_matches.append(self.match_number)
-            events.append(
-                {"type": "status", "status": self.status, "match_number": self.match_number}
-            )
+        """Take the step :func:`.play.advance` works out from this table's state: the match,
+        the next window or the end-of-round pause, then write and publish it."""
         analyst = self.services.analyst
-        analysed = ended and analyst is not None and analyst.enabled
-        # (an analysis is due from the change that ends the round: a restart finds it due)
-        extra = written_with(after, self.match_number, self.move_count, claims_kept, analysed)
-        if over:  # the players' record of it, written with its result (records.py)
-            record = match_record(
-                self.code, self.match_number, self.options, self.seats, after, self.scheduler
-            )
-            if record is not None:
-                extra = replace(extra or ChangeExtra(), record=record)
+        step = advance(
+            self._state(analyst is not None and analyst.enabled),
+            before, after, moves, events, claimable, ended, claims_kept,
+        )  # fmt: skip
+        self.match = step.match
+        self.move_count = step.state.move_count
+        if step.state.status != self.status:
+            self.status = step.state.status
+            self.finished_matches.append(self.match_number)
+        self.round_pause.trick_begins(step.state.trick_start)
+        if step.pause is not None:
+            self.round_pause.hold_round(step.pause)
+        self.windows.open(step.window)
+        written = step.written
         self.commit(
-            events,
+            step.events,
             new_prompts=True,
-            moves=tuple(moves),
-            first_move_index=first,
-            match_over=over,
-            table_row=over or pausing,
-            row=pausing,
-            extra=extra,
+            moves=written.moves,
+            first_move_index=written.first_move_index,
+            match_over=written.match_over,
+            table_row=written.table_row,
+            row=written.row,
+            extra=written.extra,
         )
-        if analysed:
+        if step.analysed:
             assert analyst is not None
             analyst.round_ended(
                 self.code, self.match_number, len(after.results), self._storage.staged_seq
             )
-        elif analyst is not None and analyst.enabled and not over and moves:
+        elif analyst is not None and analyst.enabled and not after.is_over and moves:
             # the round goes on: its decisions so far may be analysed while it is played
             analyst.round_progressed(
                 self.code,
@@ -589,6 +575,23 @@ class Table:
                 self.move_count,
                 self._storage.staged_seq,
             )
+
+    def _state(self, analysing: bool) -> TableState:
+        """The table as a step sees it now (:class:`.play.TableState`)."""
+        return TableState(
+            code=self.code,
+            options=self.options,
+            match_number=self.match_number,
+            move_count=self.move_count,
+            status=self.status,
+            paused=self.paused,
+            round_pause_seconds=self.settings.round_pause_seconds,
+            trick_start=self.round_pause.trick_start,
+            bots_only=all(self.bot_controlled(s) for s in range(self.players)),
+            analysing=analysing,
+            seats=tuple(self.seats),
+            now=self.scheduler.now(),
+        )
 
     # ------------------------------------------------------------ commit and timers
 

@@ -61,6 +61,41 @@ class Window:
         return True
 
 
+def next_window(
+    match: Match,
+    claimable: Claimable | None,
+    hooking: bool,
+    fast: bool,
+    seconds: float,
+    now: float,
+) -> Window | None:
+    """The window that ``claimable`` (just made on ``match``) calls for, if any: at a table
+    that hooks, fast (held only when somebody may claim) or fair, of ``seconds`` from ``now``."""
+    if claimable is None or match.is_over or not hooking:
+        return None
+    kind, claimed, claimer, after_claim = claimable
+    r = match.round
+    engine_offers = r.decision in (Decision.HOOK, Decision.UNHOOK)
+    if not engine_offers and fast:
+        return None
+    if engine_offers and str(r.decision) != kind:
+        raise AssertionError(f"engine offers {r.decision}, table expected {kind}")
+    return Window(
+        kind=kind,
+        rank=claimed[0],
+        claimed=claimed,
+        claimed_seat=claimer,
+        after_claim=after_claim,
+        offers=r.offer_queue if engine_offers else [],
+        closes_at=now + seconds,
+    )
+
+
+def window_event(window: Window | None) -> dict[str, Any] | None:
+    """The ``window_open`` event of a window just opened."""
+    return None if window is None else {"type": "window_open", **window.public()}
+
+
 class ClaimWindows:
     """The open window of one table (``current``), if any, and who the last one asked."""
 
@@ -74,32 +109,9 @@ class ClaimWindows:
         self.current: Window | None = None
         self.closed_offers: frozenset[int] = frozenset()
 
-    def open_after(self, match: Match, claimable: Claimable | None) -> dict[str, Any] | None:
-        """Open the window that ``claimable`` (just made on ``match``) calls for, if any;
-        returns its ``window_open`` event. Any earlier window is gone."""
-        window = self._next(match, claimable)
+    def open(self, window: Window | None) -> None:
+        """``window`` is open now (:func:`next_window`'s); any earlier one is gone."""
         self.current = window
-        return None if window is None else {"type": "window_open", **window.public()}
-
-    def _next(self, match: Match, claimable: Claimable | None) -> Window | None:
-        if claimable is None or match.is_over or not self._hooking:
-            return None
-        kind, claimed, claimer, after_claim = claimable
-        r = match.round
-        engine_offers = r.decision in (Decision.HOOK, Decision.UNHOOK)
-        if not engine_offers and self._fast:
-            return None
-        if engine_offers and str(r.decision) != kind:
-            raise AssertionError(f"engine offers {r.decision}, table expected {kind}")
-        return Window(
-            kind=kind,
-            rank=claimed[0],
-            claimed=claimed,
-            claimed_seat=claimer,
-            after_claim=after_claim,
-            offers=r.offer_queue if engine_offers else [],
-            closes_at=self._scheduler.now() + self._seconds,
-        )
 
     def reopen(self, r: Round, running: bool) -> None:
         """After a restart: the window the engine is offering, asked again from full length
