@@ -180,3 +180,35 @@ def test_no_pause_at_a_table_of_bots_or_without_one_and_a_paused_table_waits() -
     waiting = advance(a_state(paused=True), *args).pause
     assert waiting is not None and waiting.until is None  # (counted once the host resumes)
     assert advance(a_state(analysing=False), *args).written.extra is None
+
+
+def test_a_closed_window_goes_to_the_nearest_claimant_alone() -> None:
+    """resolve(): declines up to the nearest seat that claimed; a farther claim is not fed
+    to the engine, whatever order the answers came in."""
+    from fouronefour.engine import PASS, Decision
+    from fouronefour.server.tables.windows import next_window, resolve
+
+    rng = random.Random(3)
+    match = Match(Rules(), 31)
+    while True:
+        r = match.round
+        assert r.to_act is not None and r.decision is not None
+        prompt = (str(r.decision), r.legal_moves())
+        played = play(match, r.to_act, prompt, rng.choice(prompt[1]), 1)
+        offers = played.after.round.offer_queue
+        hook = played.claimable is not None and played.after.round.decision is Decision.HOOK
+        if hook and len(offers) >= 2:
+            break
+        match = played.after
+    window = next_window(played.after, played.claimable, True, False, 3.0, 0.0)
+    assert window is not None and window.offers == offers
+    claim = window.legal()[0]
+    window.answers[offers[-1]] = claim  # the farthest claims first...
+    window.answers[offers[1]] = claim  # ...then a nearer one
+    closed = resolve(window, played.after, 1)
+    assert closed.moves == [PASS, claim]  # the nearest seat declined (no answer), the next won
+    assert closed.events[0] == {"type": "window_close", "kind": "hook", "rank": claim[0],
+                                "claimed_by": offers[1]}  # fmt: skip
+    assert closed.events[1] == {"type": "hook", "seat": offers[1], "move": claim}
+    assert closed.claimable == ("unhook", claim, offers[1], True)
+    assert closed.after.moves[-2:] == [PASS, claim]

@@ -91,6 +91,46 @@ def next_window(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A closed window's outcome: the match after its moves, the moves fed to the engine,
+    its public events, and what its claim makes claimable next."""
+
+    after: Match
+    moves: list[str]
+    events: list[dict[str, Any]]
+    claimable: Claimable | None
+
+
+def resolve(window: Window, match: Match, match_number: int) -> Resolved:
+    """Resolve ``window`` by nearness: declines before the nearest claimant, then its
+    claim, as the engine would have had them offered one by one (an offer not answered is
+    a decline)."""
+    after = match
+    moves: list[str] = []
+    claimant: int | None = None
+    for seat in window.offers:
+        answer = window.answers.get(seat, PASS)
+        if after.round.to_act != seat:
+            raise AssertionError(f"window offers out of step at seat {seat}")
+        after = after.apply(answer)
+        moves.append(answer)
+        if answer != PASS:
+            claimant = seat
+            break
+    events: list[dict[str, Any]] = [
+        {"type": "window_close", "kind": window.kind, "rank": window.rank, "claimed_by": claimant}
+    ]
+    claimable: Claimable | None = None
+    if claimant is not None:
+        claim = moves[-1]
+        events.append({"type": window.kind, "seat": claimant, "move": claim})
+        events.extend(progress_events(match, after, match_number))
+        if not round_ended(match, after):
+            claimable = ("unhook" if window.kind == "hook" else "hook", claim, claimant, True)
+    return Resolved(after, moves, events, claimable)
+
+
 def window_event(window: Window | None) -> dict[str, Any] | None:
     """The ``window_open`` event of a window just opened."""
     return None if window is None else {"type": "window_open", **window.public()}
@@ -166,44 +206,17 @@ class ClaimWindows:
     def close(
         self, match: Match, match_number: int, events: list[dict[str, Any]]
     ) -> tuple[Match, list[str], Claimable | None]:
-        """Resolve the open window by nearness: declines before the nearest claimant, then
-        its claim, as the engine would have had them offered one by one. Appends the public
-        events; returns the match after, the moves fed to the engine and what the claim
-        makes claimable next."""
+        """Close the open window (its timer stops; who it asked is remembered for the
+        answers that come late) and resolve it: :func:`resolve`."""
         window = self.current
         assert window is not None
         if window.handle is not None:
             window.handle.cancel()
         self.current = None
         self.closed_offers = frozenset(window.offers)
-        after = match
-        moves: list[str] = []
-        claimant: int | None = None
-        for seat in window.offers:
-            answer = window.answers.get(seat, PASS)
-            if after.round.to_act != seat:
-                raise AssertionError(f"window offers out of step at seat {seat}")
-            after = after.apply(answer)
-            moves.append(answer)
-            if answer != PASS:
-                claimant = seat
-                break
-        events.append(
-            {
-                "type": "window_close",
-                "kind": window.kind,
-                "rank": window.rank,
-                "claimed_by": claimant,
-            }
-        )
-        claimable: Claimable | None = None
-        if claimant is not None:
-            claim = moves[-1]
-            events.append({"type": window.kind, "seat": claimant, "move": claim})
-            events.extend(progress_events(match, after, match_number))
-            if not round_ended(match, after):
-                claimable = ("unhook" if window.kind == "hook" else "hook", claim, claimant, True)
-        return after, moves, claimable
+        closed = resolve(window, match, match_number)
+        events.extend(closed.events)
+        return closed.after, closed.moves, closed.claimable
 
     def hold(self) -> None:
         """The table is paused: the open window's timer stops."""
