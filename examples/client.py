@@ -45,13 +45,17 @@ class Player:
     sent: dict[str, dict[str, Any]] = field(default_factory=dict)  # unanswered moves and readies
     resent: int = 0  # moves (and readies) sent again after a rate_limited refusal
     reconnects: int = 0
+    #: In a cluster, the table's owner as the server named it (``node`` in the create and
+    #: join answers): asked for in the socket's URL, for a load balancer routing by it.
+    node: str | None = None
     _answered: tuple[int, str] | None = None
     _readied: int | None = None  # the round whose end this player said ready to
     _counter: int = 0
 
     @property
     def ws_url(self) -> str:
-        return self.server.replace("http", "ws", 1) + f"/ws/{self.code}"
+        query = "" if self.node is None else f"?node={self.node}"
+        return self.server.replace("http", "ws", 1) + f"/ws/{self.code}{query}"
 
     def _next_id(self) -> str:
         self._counter += 1
@@ -196,6 +200,7 @@ async def play_match(
                 created["seat"],
                 random.Random(rng.random()),
                 host=True,
+                node=created.get("node"),
             )
         ]
         for seat in range(1, humans):
@@ -204,7 +209,16 @@ async def play_match(
                     f"/api/tables/{code}/join", json={"name": f"Guest {seat}", "seat": seat}
                 )
             ).json()
-            clients.append(Player(server, code, joined["token"], seat, random.Random(rng.random())))
+            clients.append(
+                Player(
+                    server,
+                    code,
+                    joined["token"],
+                    seat,
+                    random.Random(rng.random()),
+                    node=joined.get("node"),
+                )
+            )
     start = asyncio.Event()
     host, guests = clients[0], clients[1:]
     tasks = [asyncio.create_task(guest.play()) for guest in guests]

@@ -255,3 +255,96 @@ class LocalRedis:
     def close(self) -> None:
         self.stop()
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+HAPROXY = "/usr/sbin/haproxy"
+
+
+def haproxy() -> Path | None:
+    found = shutil.which("haproxy") or (HAPROXY if Path(HAPROXY).exists() else None)
+    return Path(found) if found else None
+
+
+def haproxy_config(port: int, servers: list[tuple[str, int]], host: str = "127.0.0.1") -> str:
+    """The load balancer of docs/hosting.md (section 4) on ``port``, in front of ``servers``
+    (node name, port): a socket or call whose URL names a node (``?node=n2``) goes to that
+    process while it is up, anything else round-robin; a process that does not answer is
+    skipped (health check, and a connection refused is tried on another)."""
+    lines = [
+        "global",
+        "    maxconn 9000",
+        "defaults",
+        "    mode http",
+        "    maxconn 9000",
+        "    timeout connect 1s",
+        "    timeout client 60s",
+        "    timeout server 60s",
+        "    timeout tunnel 1h",
+        "    option redispatch",
+        "    retries 2",
+        "frontend play",
+        f"    bind {host}:{port}",
+        "    default_backend fouronefour",
+        "backend fouronefour",
+        "    balance roundrobin",
+        "    option httpchk GET /api/health",
+    ]
+    lines += [f"    use-server {name} if {{ urlp(node) -m str {name} }}" for name, _ in servers]
+    lines += [
+        f"    server {name} {host}:{server_port} check inter 500ms fall 1 rise 1"
+        for name, server_port in servers
+    ]
+    return "\n".join(lines) + "\n"
+
+
+class LocalHaproxy:
+    """HAProxy of its own in front of a cluster's processes: ``start``, ``url``, ``close``."""
+
+    def __init__(self, servers: list[tuple[str, int]], port: int | None = None) -> None:
+        binary = haproxy()
+        if binary is None:
+            raise SandboxError("HAProxy is not installed (Debian: apt-get install haproxy)")
+        self.binary = binary
+        self.port = port or free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="fouronefour-haproxy-"))
+        self.config = self.root / "haproxy.cfg"
+        self.config.write_text(haproxy_config(self.port, servers))
+        self.log = self.root / "haproxy.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> str:
+        if self.process is not None and self.process.poll() is None:
+            return self.url
+        check = subprocess.run(
+            [str(self.binary), "-c", "-q", "-f", str(self.config)], capture_output=True, check=False
+        )
+        if check.returncode != 0:
+            raise SandboxError(f"haproxy refused its configuration: {check.stderr.decode()}")
+        with self.log.open("ab") as log:
+            # -db: in the foreground, so that stopping this process stops it.
+            self.process = subprocess.Popen(
+                [str(self.binary), "-db", "-f", str(self.config)],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        _wait_for_port(self.port, self.process, "haproxy", self.log)
+        return self.url
+
+    def stop(self) -> None:
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def close(self) -> None:
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,6 +13,17 @@ from typing import Any
 
 from .backends import check, check_settings, redacted, usable
 from .config import HOOK_SECONDS_RANGE, TURN_SECONDS_RANGE, ServerConfig
+
+NODE_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def node_name(text: str) -> str:
+    """A ``--node`` name: it goes into URLs and a load balancer's configuration as is."""
+    if not NODE_NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"a node name is 1 to 32 letters, digits, - or _, not {text!r}"
+        )
+    return text
 
 
 def _range(bounds: tuple[float, float]) -> str:
@@ -64,6 +76,14 @@ FLAGS: tuple[Flag, ...] = (
         str,
         "broker",
         metavar="URL",
+    ),
+    Flag(
+        "--node",
+        "this process's name in a cluster (letters, digits, - and _): a load balancer sends "
+        "a table's sockets to the process named by their ?node= (docs/hosting.md)",
+        node_name,
+        "node",
+        metavar="NAME",
     ),
     Flag("--check", "say whether the database and the broker answer, and exit (1 if one does not)"),
     Flag(

@@ -15,6 +15,9 @@ class ServerConfig:
     db: str = "fouronefour.db"
     #: A Redis URL for a cluster's fan-out (redis://host:6379/0); None: one process.
     broker: str | None = None
+    #: This process's name in a cluster (``--node``): answers naming a table carry its
+    #: owner's, for a load balancer that routes sockets by it; None: a random one.
+    node: str | None = None
     host: str = "127.0.0.1"
     port: int = 8414
     #: Defaults for new tables (each table may choose its own).

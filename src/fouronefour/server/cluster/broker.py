@@ -73,6 +73,8 @@ class Broker:
         #: This process's id in the cluster (its channel, its key).
         self.process = secrets.token_hex(8)
         self.channel = channel("process:" + self.process)
+        #: This process's name for load balancers (``--node``; routes/state.py sets it).
+        self.node = self.process
         self._redis: aioredis.Redis | None = None
         self._pubsub: Any = None
         self._handlers: dict[bytes, Callable[[bytes], None]] = {}

@@ -276,6 +276,7 @@ class RelayServer:
             if operation is None:
                 raise TableError(ErrorCode.UNKNOWN_TYPE, "no such call")
             body, status = operation(table, request.get("body") or {}), 200
+            body = {**body, "node": self._broker.node}  # (the owner's: where sockets go)
         except TableError as error:
             # A refusal changed nothing: it waits for no write (while the database cannot be
             # written it goes past the answers that do, instead of timing out).

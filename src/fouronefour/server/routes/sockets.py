@@ -1,5 +1,7 @@
 """The WebSocket endpoint ``/ws/{code}`` (docs/protocol.md, section 3): one connection to
-a table, served here (a session) or relayed to its owner (relay.py)."""
+a table, served here (a session) or relayed to its owner (relay.py); and ``/api/sockets``,
+how many of each this process holds (in a cluster behind a load balancer that routes by
+``?node=``, the relayed ones should be few: docs/hosting.md, section 4)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import contextlib
 from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, WebSocket
+from fastapi.responses import Response
 
 from ..errors import ErrorCode, TableError
 from ..ratelimit import address_key
@@ -15,6 +18,7 @@ from ..registry import Elsewhere
 from ..sockets.connection import Connection, connection_id, refuse
 from ..sockets.outbox import Outbox
 from ..sockets.session import Session
+from .answers import json_answer
 from .limits import ANY
 
 if TYPE_CHECKING:
@@ -24,6 +28,12 @@ if TYPE_CHECKING:
 def sockets_router(state: ServerState) -> APIRouter:
     router = APIRouter()
     config, registry = state.config, state.registry
+    # Sockets open now and since the start, served here and relayed to another process.
+    counts = {"here": 0, "relayed": 0, "here_total": 0, "relayed_total": 0}
+
+    @router.get("/api/sockets")
+    async def sockets() -> Response:
+        return json_answer({"node": state.node, **counts})
 
     @router.websocket("/ws/{code}")
     async def websocket(websocket: WebSocket, code: str) -> None:
@@ -55,13 +65,21 @@ def sockets_router(state: ServerState) -> APIRouter:
                 await refuse(websocket, TableError(ErrorCode.STORAGE_ERROR, "served elsewhere"))
                 return
             client = await state.relay.connect(code.upper(), outbox, address)
-            await Connection(websocket, config, outbox, client, place).serve(storage.flush)
+            counts["relayed"] += 1
+            counts["relayed_total"] += 1
+            try:
+                await Connection(websocket, config, outbox, client, place).serve(storage.flush)
+            finally:
+                counts["relayed"] -= 1
             return
         registry.hold(table.code)
+        counts["here"] += 1
+        counts["here_total"] += 1
         try:
             session = Session(table, state.fanout, state.admission, address, outbox)
             await Connection(websocket, config, outbox, session, place).serve(storage.flush)
         finally:
+            counts["here"] -= 1
             registry.release(table.code)
 
     return router

@@ -54,6 +54,10 @@ class ServerState:
     relay_server: RelayServer | None = None
     #: In a cluster: an address's spectators, counted across it (shared.py).
     watchers: SharedCounts | None = None
+    #: In a cluster: this process's name (``--node``, else its id in Redis). Answers that
+    #: name a table carry its owner's, so that a load balancer routing ``/ws/CODE?node=``
+    #: by it sends the table's sockets to their owner (docs/hosting.md, section 4).
+    node: str | None = None
 
     @property
     def storage(self) -> Storage:
@@ -135,6 +139,7 @@ class ServerState:
             return
         from ..cluster.relay import Relay, RelayServer
 
+        self.node = cluster.broker.node = self.config.node or cluster.broker.process
         self.relay = Relay(cluster.broker, cluster)
         self.relay_server = RelayServer(
             cluster.broker,

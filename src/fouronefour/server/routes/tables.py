@@ -49,6 +49,8 @@ def tables_router(state: ServerState) -> APIRouter:
         if invite is not None:  # (the server keeps only its hash: the host keeps the link)
             created["invite"] = invite
             created["link"] = f"/t/{table.code}#invite={invite}"
+        if state.node is not None:  # (a cluster: where its sockets go, docs/hosting.md)
+            created["node"] = state.node
         return json_answer(created, 201)
 
     @router.get("/api/tables/{code}")
@@ -113,6 +115,8 @@ async def at_table(
         await storage.wait_durable(storage.staged_seq)
     if table.retired:  # (taken over meanwhile: what it changed may not be written)
         return error_answer(TableError(ErrorCode.OWNER_UNAVAILABLE, "the table moved: try again"))
+    if state.node is not None:  # (a cluster: the owner's name, where sockets go)
+        answer = {**answer, "node": state.node}
     return json_answer(answer)
 
 

@@ -40,6 +40,11 @@ export function csrfToken() {
   return null;
 }
 
+// In a cluster, answers naming a table carry its owner's `node`: the socket asks for it
+// (`?node=`), so that a load balancer routing by it sends the socket to the owner
+// (docs/protocol.md section 3; without it the socket is relayed, which works too).
+const nodes = new Map(); // table code -> its owner's node, as last told
+
 async function request(method, path, body, code = null, { headers: more = {}, asText = false } = {}) {
   const headers = body === undefined ? { ...more } : { ...more, "Content-Type": "application/json" };
   // Every state-changing call proves it comes from this page; the players' routes refuse
@@ -62,6 +67,7 @@ async function request(method, path, body, code = null, { headers: more = {}, as
     data = null;
   }
   // (An analysis being made answers 202 Accepted with an error body: not ready yet.)
+  if (response.ok && data && typeof data.node === "string") nodes.set(code || data.code, data.node);
   if (!response.ok || (response.status === 202 && data && data.error)) {
     const error = (data && data.error) || {};
     throw new ApiError(
@@ -162,7 +168,9 @@ export class TableConnection {
   open() {
     this.closedForGood = false;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}`);
+    const node = nodes.get(this.code);
+    const query = node ? `?node=${encodeURIComponent(node)}` : "";
+    const socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}${query}`);
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.greeted = false;
