@@ -273,9 +273,40 @@ def cluster_servers(count: int, db: str, broker: str, workdir: Path, name: str) 
             db,
             "--broker",
             broker,
+            "--node",
+            f"n{n}",
         ]
         servers.append(Server(command, port, workdir / f"{name}-{n}.log"))
     return servers
+
+
+@contextlib.contextmanager
+def in_front(servers: list[Server], round_robin: bool) -> Any:
+    """The addresses clients use for a cluster's ``servers``: HAProxy in front of them
+    (docs/hosting.md, routing a table's sockets by ``?node=`` to their owner), or each
+    process itself, every socket and call to the next (``round_robin``: no balancer)."""
+    if round_robin:
+        yield [server.http for server in servers]
+        return
+    from tests import sandbox
+
+    balancer = sandbox.LocalHaproxy([(f"n{n}", server.port) for n, server in enumerate(servers)])
+    try:
+        balancer.start()
+        yield [balancer.url]
+    finally:
+        balancer.close()
+
+
+def sockets_relayed(servers: list[Server]) -> float:
+    """The share of the sockets open now, in all of ``servers``, that a process relays to
+    its table's owner (``/api/sockets``)."""
+    here = relayed = 0
+    for server in servers:
+        with contextlib.suppress(httpx.HTTPError, KeyError):
+            counts = httpx.get(f"{server.http}/api/sockets", timeout=5).json()
+            here, relayed = here + counts["here"], relayed + counts["relayed"]
+    return relayed / max(here + relayed, 1)
 
 
 @dataclass
@@ -515,6 +546,8 @@ class Pace:
 class TableRun:
     code: str
     tokens: list[str]
+    #: Its owner's node, as the server named it (a cluster): asked for in socket URLs.
+    node: str | None = None
     status: str = "lobby"
     match_number: int = 0
     restarted: set[int] = field(default_factory=set)
@@ -559,8 +592,12 @@ class SeatClient:
         pace: Pace,
         seed: int,
         first: int = 0,
+        reconnect: bool = False,
     ) -> None:
-        self.urls = [base.replace("http", "ws", 1) + f"/ws/{table.code}" for base in bases]
+        query = "" if table.node is None else f"?node={table.node}"
+        self.urls = [base.replace("http", "ws", 1) + f"/ws/{table.code}{query}" for base in bases]
+        #: A dropped socket reconnects (a cluster) instead of counting as an error.
+        self.reconnect = reconnect or len(self.urls) > 1
         self.turn = first
         self.reconnects = 0
         #: (version, move) of every move of this seat acknowledged.
@@ -598,10 +635,11 @@ class SeatClient:
             await self.ws.ended
             if self.closing:
                 return
-            if len(self.urls) == 1:
+            if not self.reconnect:
                 self.stats.error("socket_dropped")
                 return
-            # A cluster: the next process, as a load balancer would send the reconnect.
+            # A cluster: the next process (or the balancer again), as a load balancer
+            # would send the reconnect.
             self.reconnects += 1
             self.answered = None  # a pending decision is offered again
             self.pending.clear()
@@ -769,7 +807,7 @@ async def create_tables(bases: list[str], count: int, options: dict[str, Any]) -
                 )
                 joined.raise_for_status()
                 tokens.append(joined.json()["token"])
-            return TableRun(body["code"], tokens)
+            return TableRun(body["code"], tokens, body.get("node"))
 
         return await gather_limited([one(n) for n in range(count)], 16)
 
@@ -831,18 +869,22 @@ async def game_phase(
     progress: Progress,
     seed: int,
     services: Services | None = None,
+    bases: list[str] | None = None,
 ) -> PhaseResult:
-    """Play ``tables`` tables on ``servers`` (several: a cluster, every socket and call to
-    the next process round-robin) and measure; ``services``: a cluster's PostgreSQL and
-    Redis, measured too."""
-    bases = [server.http for server in servers]
+    """Play ``tables`` tables on ``servers`` (several: a cluster, every socket and call
+    through ``bases``: a load balancer, or the next process round-robin) and measure;
+    ``services``: a cluster's PostgreSQL and Redis, measured too."""
+    cluster = bases is not None
+    bases = bases or [server.http for server in servers]
     stats = Stats()
     pace = Pace(human)
     options = HUMAN_OPTIONS if human else FLAT_OPTIONS
     setup = progress.add_task(f"{name}: creating {tables} tables", total=None)
     runs = await create_tables(bases, tables, options)
     clients = [
-        SeatClient(bases, run, seat, stats, pace, seed * 1_000_003 + n * 4 + seat, n + seat)
+        SeatClient(
+            bases, run, seat, stats, pace, seed * 1_000_003 + n * 4 + seat, n + seat, cluster
+        )
         for n, run in enumerate(runs)
         for seat in range(4)
     ]
@@ -863,6 +905,7 @@ async def game_phase(
     before = None if services is None else await services.counters()
     server_cpu, own_cpu, own_lag = await measure(stats, meter, seconds, name, progress)
     used = None if services is None or before is None else await services.used_since(before)
+    relayed = sockets_relayed(servers) if cluster else 0.0
     gc.enable()
     playing = sum(1 for run in runs if run.status in ("playing", "finished"))
     held = sum(1 for c in clients if c.ws is not None and c.ws.is_open)
@@ -894,7 +937,9 @@ async def game_phase(
         stats.races,
         load_average(),
         percentile(stats.seen_ms, 0.99),
-        None if used is None else used.per_decision(max(stats.acks, 1)),
+        None
+        if used is None
+        else {**used.per_decision(max(stats.acks, 1)), "sockets relayed %": relayed * 100},
     )
 
 
@@ -1206,6 +1251,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> bool:
                     with contextlib.ExitStack() as stack:
                         for server in servers:
                             stack.enter_context(server)
+                        bases = stack.enter_context(in_front(servers, args.round_robin))
                         results.append(
                             await game_phase(
                                 f"cluster of {args.cluster}, {pace}",
@@ -1217,6 +1263,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> bool:
                                 progress,
                                 args.seed + (3 if human else 4),
                                 services,
+                                bases,
                             )
                         )
             human_rate, flat_rate = results[0].decisions_per_s, results[1].decisions_per_s
@@ -1261,24 +1308,31 @@ async def failover(
         with contextlib.ExitStack() as stack:
             for server in servers:
                 stack.enter_context(server)
-            return await _failover(args, servers, services, count)
+            bases = stack.enter_context(in_front(servers, args.round_robin))
+            return await _failover(args, servers, services, count, bases)
     finally:
         if own:
             services.close()
 
 
 async def _failover(
-    args: argparse.Namespace, servers: list[Server], services: Services, count: int
+    args: argparse.Namespace,
+    servers: list[Server],
+    services: Services,
+    count: int,
+    bases: list[str],
 ) -> bool:
     import asyncpg
 
-    bases = [server.http for server in servers]
     stats = Stats()
-    tables = args.failover_tables * count  # each process makes (so owns) as many
-    console.print(f"failover: {count} processes, {tables} tables at human pace")
+    tables = args.failover_tables * count  # each process makes (so owns) about as many
+    how = "round-robin" if args.round_robin else "behind HAProxy"
+    console.print(f"failover: {count} processes {how}, {tables} tables at human pace")
     runs = await create_tables(bases, tables, HUMAN_OPTIONS)
     clients = [
-        SeatClient(bases, run, seat, stats, Pace(True), args.seed * 4_000 + n * 4 + seat, n + seat)
+        SeatClient(
+            bases, run, seat, stats, Pace(True), args.seed * 4_000 + n * 4 + seat, n + seat, True
+        )
         for n, run in enumerate(runs)
         for seat in range(4)
     ]
@@ -1422,8 +1476,14 @@ def main() -> int:
         type=int,
         default=0,
         metavar="N",
-        help="also N server processes over PostgreSQL and Redis started on this machine "
-        "(sockets and calls spread round-robin, so most are relayed), then the failover",
+        help="also N server processes over PostgreSQL and Redis started on this machine, "
+        "behind HAProxy routing each table's sockets to its owner, then the failover",
+    )
+    parser.add_argument(
+        "--round-robin",
+        action="store_true",
+        help="a cluster without a balancer: every socket and call to the next process "
+        "(so most are relayed)",
     )
     parser.add_argument(
         "--failover",
