@@ -8,6 +8,11 @@ watch. Its own subscribers get its updates at once, in-process, as with
 each message starts with. Publications leave through the process's :class:`~.broker.Broker`,
 in one order with everything else it sends.
 
+An owner publishes a table's updates and notices only while another process relays one of
+its connections (:attr:`RedisFanout.relayed`, set by the relay): behind a load balancer
+that sends sockets to their table's owner, most tables have none, and their updates cost
+Redis nothing.
+
 Redis keeps nothing for a subscriber that is away, so whatever breaks the chain of versions
 makes the subscribers catch up from the table instead (:meth:`Subscriber.resync`): the
 connection to Redis lost, an update whose version is not the next one, or a new owner of
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 
 from ..tables.fanout import InProcessFanout, Subscriber
 from ..tables.model import Update
@@ -46,6 +52,9 @@ class RedisFanout:
         #: Starts every message this process publishes (skipped when read back).
         self._mark = secrets.token_bytes(8)
         self._last_v: dict[str, int] = {}  # the last version delivered here, per table
+        #: Whether another process relays a connection of table ``code`` (owned here), so
+        #: needs its updates (relay.py sets it; by default every table's are published).
+        self.relayed: Callable[[str], bool] = _always
         broker.on_lost(self._lost)
 
     async def open(self) -> None:
@@ -84,6 +93,8 @@ class RedisFanout:
         # acts for, a revoked token's close) goes out before the update does.
         self._local.publish(code, update)
         self._last_v[code] = update.v
+        if not self.relayed(code):
+            return
         mark = self._mark
         self._broker.publish(
             update_channel(code),
@@ -95,6 +106,8 @@ class RedisFanout:
 
     def notify(self, code: str, message: bytes) -> None:
         self._local.notify(code, message)
+        if not self.relayed(code):
+            return
         self._broker.publish(update_channel(code), self._mark + _NOTICE + message, 0, code)
 
     def announce(self, code: str) -> None:
@@ -137,3 +150,7 @@ class RedisFanout:
         """The subscription connection broke: what was published meanwhile is lost."""
         for code in self._local.codes():
             self._resync(code)
+
+
+def _always(code: str) -> bool:
+    return True

@@ -184,6 +184,8 @@ class RelayServer:
         self._by_table: dict[str, set[tuple[str, int]]] = defaultdict(set)
         self._watching: asyncio.Task[None] | None = None
         broker.on_lost(self._broker_lost)
+        # A table's updates go through Redis only while a connection of it is relayed here.
+        fanout.relayed = self._by_table.__contains__
 
     def start(self) -> None:
         self._watching = asyncio.get_running_loop().create_task(self._watch())
@@ -257,16 +259,20 @@ class RelayServer:
         outlet = RelayOutlet(self._broker, self._gate, process, connection, table.code)
         session = Session(table, self._fanout, self._admission, request.get("address"), outlet)
         data = request["data"]
+        # Counted as relayed before the hello is handled: what it publishes (its presence)
+        # goes through Redis too.
+        keys = self._by_table[table.code]
+        keys.add(key)
         session.handle("hello", data, data.get("id"))
-        if outlet.closed:
-            session.leave()
-            return
-        if not session.greeted:  # refused (not closed): it may say hello again
-            outlet.close(1008, "no hello")
+        if outlet.closed or not session.greeted:
+            if not session.greeted and not outlet.closed:  # refused: it may say hello again
+                outlet.close(1008, "no hello")
+            keys.discard(key)
+            if not keys:
+                del self._by_table[table.code]
             session.leave()
             return
         self._sessions[key] = session
-        self._by_table[table.code].add(key)
         self._hold(table.code)
 
     def _http(self, table: Table, process: str, request: dict[str, Any]) -> None:
