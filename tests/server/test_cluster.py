@@ -24,6 +24,7 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
+import redis
 import websockets
 
 from fouronefour.server.storage.postgres import lock_key
@@ -47,6 +48,15 @@ class Cluster:
     @property
     def urls(self) -> list[str]:
         return [p.url for p in self.processes]
+
+    def publishes(self) -> int:
+        """How many PUBLISH commands Redis has run."""
+        client = redis.Redis.from_url(self.redis.url)
+        try:
+            stats = client.info("commandstats")
+        finally:
+            client.close()
+        return int(stats.get("cmdstat_publish", {}).get("calls", 0))
 
     def sockets(self) -> dict[str, int]:
         """The sockets served by their table's owner and relayed, in all processes, since
@@ -252,9 +262,11 @@ def test_through_the_balancer_every_socket_lands_on_its_tables_owner(cluster: Cl
     """Issue 26: behind round-robin, 3 sockets in 4 reached a process that did not own their
     table and were relayed. Through HAProxy routing by ``?node=`` (the owner's name, in the
     create and join answers) none is: three tables, made on whichever process the balancer
-    picked, each played through by four sockets."""
+    picked, each played through by four sockets. And with no connection relayed, their
+    owners publish their updates in Redis no more (1.6 PUBLISH a decision before)."""
     url = balanced(cluster)
     before = cluster.sockets()
+    published = cluster.publishes()
 
     async def scenario() -> list[tuple[str, list[Any]]]:
         tables = [await seat_four_through(url) for _ in range(3)]
@@ -266,11 +278,13 @@ def test_through_the_balancer_every_socket_lands_on_its_tables_owner(cluster: Cl
     here = after["here_total"] - before["here_total"]
     relayed = after["relayed_total"] - before["relayed_total"]
     assert here >= 12 and relayed == 0, (here, relayed)
-    nodes = set()
+    # (What is left: each table's owner announced, the joins relayed over HTTP.)
+    decisions = sum(len(p.acked) for _, players in tables for p in players)
+    published = cluster.publishes() - published
+    assert published < decisions / 4, (decisions, published)
     for code, players in tables:
         owner = cluster.owner(code)
         assert owner is not None and players[0].node == f"n{cluster.processes.index(owner)}"
-        nodes.add(players[0].node)
         table = httpx.get(f"{url}/api/tables/{code}", timeout=10).json()
         assert table["status"] == "finished" and table["node"] == players[0].node
         check_acknowledged(url, code, players)  # type: ignore[arg-type]
