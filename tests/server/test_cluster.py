@@ -297,6 +297,7 @@ def test_through_the_balancer_a_killed_owners_table_is_served_again(cluster: Clu
     killed process restarts meanwhile (its node comes back) and play still goes on."""
     url = balanced(cluster)
     measured: dict[str, float] = {}
+    before = cluster.sockets()
 
     async def scenario() -> tuple[str, list[Any]]:
         code, players = await seat_four_through(url)
@@ -309,20 +310,34 @@ def test_through_the_balancer_a_killed_owners_table_is_served_again(cluster: Clu
                 await asyncio.sleep(0.01)
             owner = await asyncio.to_thread(cluster.owner, code)
             assert owner is not None and owner.process is not None
-            count = acked()
+            reconnects = sum(p.reconnects for p in players)
             os.kill(owner.process.pid, signal.SIGKILL)
             killed = time.monotonic()
+            # Played again: a move acknowledged after a player reconnected (not one that
+            # was on its way when the owner died).
+            while sum(p.reconnects for p in players) == reconnects:
+                if time.monotonic() - killed > 20:
+                    return
+                await asyncio.sleep(0.01)
+            count = acked()
             while acked() == count and time.monotonic() - killed < 20:
                 await asyncio.sleep(0.01)
-            measured["served"] = time.monotonic() - killed
+            measured["played"] = time.monotonic() - killed
             await asyncio.to_thread(cluster.restart, owner)
 
         await play(players, during, seconds=120)  # type: ignore[arg-type]
         return code, players
 
     code, players = asyncio.run(scenario())
-    # Within the issue's 2 s on a quiet machine; a loaded test run is given more.
-    assert measured.get("served", 99) < 6, measured
+    after = cluster.sockets()
+    print(  # (how many of the reconnected sockets were relayed: not asserted, a race)
+        "failover through the balancer:",
+        measured,
+        {key: after[key] - before[key] for key in after},
+    )
+    # Served again within the issue's 2 s on a quiet machine (played again: plus a move);
+    # a loaded test run is given more.
+    assert measured.get("played", 99) < 6, measured
     assert any(p.reconnects for p in players)
     table = httpx.get(f"{url}/api/tables/{code}", timeout=10).json()
     assert table["status"] == "finished"
