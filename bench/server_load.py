@@ -3,7 +3,7 @@
     python bench/server_load.py                 # 1,000 tables: human pace, flat out, echo
     python bench/server_load.py --quick         # 50 tables, short phases (a minute)
     python bench/server_load.py --tables 500 --human-seconds 30 --flat-seconds 20
-    python bench/server_load.py --cluster 2     # also a cluster of 2, and its failover
+    python bench/server_load.py --cluster 2     # also a cluster of 2 behind HAProxy, its failover
 
 This process is the load generator (asyncio on uvloop, websockets' sans-I/O protocol); the
 servers it measures are separate processes it starts on free ports:
@@ -28,11 +28,14 @@ version gaps, seats timed out to a bot, dropped sockets), server CPU (share of o
 and per decision) and peak memory (VmHWM). Then the game's p99 against the echo's at the same
 load, and the targets.
 
-With ``--cluster N`` the two game phases are played again on N ``serve`` processes over a
-throwaway PostgreSQL and Redis on this machine (:mod:`tests.sandbox`, as an
-unprivileged user when run as root), every socket and HTTP call to the next process in turn
-(so most are relayed), with what PostgreSQL and Redis did per decision (their CPU,
-commits, rows and WAL bytes written, Redis commands, PUBLISHes and bytes); then the
+With ``--cluster N`` the two game phases are played again on N ``serve --node nK``
+processes over a throwaway PostgreSQL and Redis on this machine (:mod:`tests.sandbox`, as
+an unprivileged user when run as root), behind HAProxy (``LocalHaproxy``, docs/hosting.md):
+each socket asks for its table's owner (``?node=``, from the create answer), so none is
+relayed (``--round-robin``: no balancer, every socket and HTTP call to the next process in
+turn, so most are relayed), with what PostgreSQL and Redis did per decision (their CPU,
+commits, rows and WAL bytes written, Redis commands, PUBLISHes and bytes) and the share of
+sockets relayed; then the
 failover: the owner of ``--failover-tables`` tables SIGKILLed under human-pace load, the
 time until each of its tables is served and played again, and every acknowledged move
 checked against PostgreSQL.

@@ -793,3 +793,16 @@ def test_a_bot_turn_after_the_bot_runner_closed_is_ignored() -> None:
         return moves
 
     assert asyncio.run(scenario()) == []
+
+
+def test_a_node_name_is_checked() -> None:
+    """``--node`` goes into URLs and a load balancer's configuration as it is: a name that
+    could not is refused, with what a name may be."""
+    import argparse
+
+    from fouronefour.server.command import node_name
+
+    assert node_name("n-2_b") == "n-2_b"
+    for bad in ("", "a b", "n2?x=1", "n" * 33, "n/2"):
+        with pytest.raises(argparse.ArgumentTypeError, match="letters, digits"):
+            node_name(bad)
