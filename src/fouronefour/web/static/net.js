@@ -17,6 +17,11 @@ function randomId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// In a cluster, answers naming a table carry its owner's `node`: the socket asks for it
+// (`?node=`), so that a load balancer routing by it sends the socket to the owner
+// (docs/protocol.md section 3; without it the socket is relayed, which works too).
+const nodes = new Map(); // table code -> its owner's node, as last told
+
 /** A request's place in this page's order, from its id (`<prefix>.<n>`). */
 function sequence(id) {
   return Number(String(id).split(".").pop());
@@ -40,10 +45,6 @@ export function csrfToken() {
   return null;
 }
 
-// In a cluster, answers naming a table carry its owner's `node`: the socket asks for it
-// (`?node=`), so that a load balancer routing by it sends the socket to the owner
-// (docs/protocol.md section 3; without it the socket is relayed, which works too).
-const nodes = new Map(); // table code -> its owner's node, as last told
 
 async function request(method, path, body, code = null, { headers: more = {}, asText = false } = {}) {
   const headers = body === undefined ? { ...more } : { ...more, "Content-Type": "application/json" };
