@@ -45,7 +45,6 @@ export function csrfToken() {
   return null;
 }
 
-
 async function request(method, path, body, code = null, { headers: more = {}, asText = false } = {}) {
   const headers = body === undefined ? { ...more } : { ...more, "Content-Type": "application/json" };
   // Every state-changing call proves it comes from this page; the players' routes refuse
