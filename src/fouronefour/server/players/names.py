@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ... import web
 from ...bots.levels import level_names
-from ..errors import ErrorCode
-from ..tables.model import NAME_LENGTH, unshown
+from ..errors import ErrorCode, TableError
+from ..tables.model import check_name
 from .errors import PlayerCode, PlayerError
 
 USERNAME = re.compile(r"[a-z0-9][a-z0-9_.-]{2,23}")
@@ -66,14 +66,10 @@ def check_display_name(name: object) -> str:
     (a seat's rules, tables/model.py ``unshown``), and not one the client shows for someone
     else: "you" and "(you)" in any of its languages, "Bot 3", a bot level's name. The text is
     kept as typed: the client escapes it wherever it shows it."""
-    if not isinstance(name, str):
-        raise PlayerError(ErrorCode.BAD_NAME, "a name must be text")
-    cleaned = name.strip()
-    if not cleaned or len(cleaned) > NAME_LENGTH:
-        raise PlayerError(ErrorCode.BAD_NAME, f"a name has 1 to {NAME_LENGTH} characters")
-    refused = unshown(cleaned)
-    if refused is not None:
-        raise PlayerError(ErrorCode.BAD_NAME, f"a name has {refused}")
+    try:
+        cleaned = check_name(name)  # (a seat's rules)
+    except TableError as error:
+        raise PlayerError(error.code, error.message) from None
     folded = _fold(cleaned)
     names, patterns = _reserved()
     if (folded in names and folded not in _ALSO_NAMES) or any(
