@@ -291,7 +291,14 @@ def test_a_keyboard_player_says_ready_with_enter_at_the_end_of_a_round(
     # The hand and its buttons went with the round: Ready has the keyboard now.
     page.wait_for_function("() => document.activeElement.dataset.testid === 'ready'")
     page.keyboard.press("Enter")
-    page.locator("[data-testid=ready]:disabled").wait_for()
+    # Said: Ready is disabled, or, everyone else being a bot (counted ready), the pause is
+    # over at once and the round-end panel gone (a loaded run saw only the latter).
+    page.wait_for_function(
+        "() => { const ready = document.querySelector('[data-testid=ready]');"
+        " const panel = document.querySelector('[data-testid=round-end]');"
+        " return ready.disabled || panel.hidden; }",
+        timeout=5_000,  # (well before the 15 s pause would end by itself)
+    )
 
 
 def test_the_lobby_name_field_keeps_clear_of_the_seats(server_url: str, new_page: Any) -> None:
