@@ -20,7 +20,7 @@ import orjson
 from .outage import Outage
 from .players.service import Players
 from .players.values import MatchRecord, MatchSeat
-from .storage import Storage
+from .storage import Storage, StorageError
 
 if TYPE_CHECKING:
     from .cluster.broker import Broker
@@ -100,11 +100,15 @@ async def keep_recording(storage: Storage, players: Players, broker: Broker | No
     outage = Outage(log, "recording finished matches for the players")
     while True:
         await asyncio.sleep(RECORD_SECONDS * random.uniform(0.5, 1.0))
+        if storage.failed:
+            continue  # (the database away: its outage is logged once, by the storage)
         try:
             if broker is None or await broker.take_turn("records", RECORD_SECONDS * 0.5):
                 await record_pending(storage, players)
                 await fill_accuracy(storage, players)
-        except Exception as error:  # (the database away: its outage is logged once)
+        except StorageError:
+            pass  # (the same outage, met before the storage noticed it: tried again)
+        except Exception as error:
             outage.failed(error, "tried again every second")
         else:
             outage.back()
@@ -125,6 +129,8 @@ async def keep_guests_tidy(players: Players, broker: Broker | None) -> None:
             if broker is None or await broker.take_turn("guests", GUEST_TIDY_SECONDS * 0.5):
                 while await players.tidy() > 0:
                     await asyncio.sleep(0)  # (a batch a transaction: the loop breathes)
+        except StorageError:
+            pass  # (the database away: its outage is logged once, by the storage)
         except Exception as error:
             outage.failed(error, "tried again in an hour")
         else:
