@@ -140,7 +140,8 @@ def player_store(storage: Storage) -> PlayerStore:
     from .players.sqlite import sqlite_players
 
     if isinstance(storage, SqliteStorage):
-        return sqlite_players(storage.path)
+        # (The tables' group commit checkpoints the whole file: one checkpointer is enough.)
+        return sqlite_players(storage.path, checkpoints=not isinstance(storage, GroupCommitStorage))
     url = getattr(storage, "url", None)
     if isinstance(url, str) and is_postgres(url):
         from .players.postgres import postgres_players

@@ -115,9 +115,12 @@ class SqliteDb:
     truncate = "CAST({} AS INTEGER)"
     CHECKPOINT_SECONDS = 0.5
 
-    def __init__(self, path: str, busy_timeout: float = 5.0) -> None:
+    def __init__(self, path: str, busy_timeout: float = 5.0, checkpoints: bool = True) -> None:
         self.path = path
         self._busy_timeout = busy_timeout
+        #: Checkpoint the file from a thread of our own; False where another does it for
+        #: the whole file already (the tables' storage in a server: storage/sqlite.py).
+        self._own_checkpoints = checkpoints
         self._writer: _SqliteConn | None = None
         self._reader: _SqliteConn | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -145,6 +148,7 @@ class SqliteDb:
             migrate(writer)
             if self.path != ":memory:":
                 writer.execute("PRAGMA wal_autocheckpoint = 0")
+            if self.path != ":memory:" and self._own_checkpoints:
                 self._checkpoints = threading.Thread(
                     target=self._checkpoint, name="players-checkpoint", daemon=True
                 )
@@ -254,6 +258,7 @@ def migrate(conn: sqlite3.Connection) -> int:
     return found
 
 
-def sqlite_players(path: str) -> SqlPlayerStore:
-    """The players' store in the SQLite file at ``path`` (the server's ``--db`` file)."""
-    return SqlPlayerStore(SqliteDb(path))
+def sqlite_players(path: str, checkpoints: bool = True) -> SqlPlayerStore:
+    """The players' store in the SQLite file at ``path`` (the server's ``--db`` file);
+    ``checkpoints``: False where the tables' storage checkpoints the file already."""
+    return SqlPlayerStore(SqliteDb(path, checkpoints=checkpoints))
