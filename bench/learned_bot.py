@@ -1,6 +1,6 @@
 """The learned bot's decision time, with the greedy bot's in the same run as a reference.
 
-    python bench/learned_bot.py [--rounds 40] [--players 4] [--seed 1]
+    python bench/learned_bot.py [--rounds 40] [--players 4] [--seed 1] [--weights W.npz]
 
 Plays ``--rounds`` rounds, learned at the even seats and greedy at the odd ones, and times
 every decision with more than one legal move (a forced move costs nothing) in CPU time of
@@ -27,9 +27,12 @@ from fouronefour.bots.features import Features
 from fouronefour.engine import Round, Rules, deal
 
 
-def measure(rounds: int, players: int, seed: int) -> dict[str, list[float]]:
+def measure(
+    rounds: int, players: int, seed: int, weights: str | None = None
+) -> dict[str, list[float]]:
     rules = Rules(players=players)
-    learned, greedy = bots.get("learned"), bots.get("greedy")
+    learned = bots.get("learned") if weights is None else bots.get("learned", weights=weights)
+    greedy = bots.get("greedy")
     network = learned.network  # type: ignore[attr-defined]  # loaded before timing
     times: dict[str, list[float]] = {"learned": [], "greedy": [], "features": [], "network": []}
     for index in range(rounds):
@@ -66,8 +69,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--weights", help="a .npz of weights instead of the shipped ones")
     args = parser.parse_args()
-    times = measure(args.rounds, args.players, args.seed)
+    times = measure(args.rounds, args.players, args.seed, args.weights)
     print(f"{args.rounds} rounds at {args.players} players, CPU time of one thread per decision")
     print("| | decisions | mean | median | p95 |")
     print("|---|---|---|---|---|")
