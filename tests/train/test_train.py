@@ -141,6 +141,30 @@ def test_export_sets_the_margin_the_bot_plays_with(tmp_path: Path) -> None:
     assert bot.margin == 0.25 and bot.network.meta["samples"] == 7
 
 
+def test_export_declares_the_player_counts_the_bot_plays(tmp_path: Path) -> None:
+    """Weights trained at 4 players play wherever export's --players says (they measured
+    better than greedy there) and leave the other counts to the greedy rules."""
+    from fouronefour.bots.learned import save_weights
+    from fouronefour.train.export import export
+
+    save_weights(tmp_path / "run.npz", QModel((8,)).to_arrays(), {"players": [4]})
+    export(tmp_path / "run.npz", 0.0, tmp_path / "shipped.npz", players=(6, 2, 4, 3))
+    bot = LearnedBot(weights=str(tmp_path / "shipped.npz"))
+    assert bot.network.players == (2, 3, 4, 6)
+    for players, fallback in ((6, False), (5, True)):
+        rules = ff.Rules(players=players)
+        hands, leader = ff.deal(rules, 1, 1)
+        r = ff.Round.from_hands(hands, leader=leader, rules=rules)
+        assert r.to_act is not None
+        bot.choose(r.view(r.to_act), r.legal_moves(), random.Random(0))
+        assert bot.fallback is fallback
+    export(tmp_path / "run.npz", 0.0, tmp_path / "as-trained.npz")
+    assert LearnedBot(weights=str(tmp_path / "as-trained.npz")).network.players == (4,)
+    with pytest.raises(ValueError, match="from 2 to 8"):
+        export(tmp_path / "run.npz", 0.0, tmp_path / "bad.npz", players=(1, 4))
+    assert not (tmp_path / "bad.npz").exists()
+
+
 def test_a_run_stopped_by_sigterm_keeps_its_checkpoint(tmp_path: Path, local_ray: None) -> None:
     """A plain kill stops training as Ctrl-C does: the run returns with a checkpoint."""
     config = TrainConfig(
