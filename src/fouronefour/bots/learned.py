@@ -8,8 +8,9 @@ action part per move (a shared trunk); the rest runs on all moves at once. Infer
 numpy only: the weights ship in the package as ``learned.npz`` (a few hundred KB) and
 load on first use. The choice is a pure function of the view: ``rng`` is not used.
 
-Weights say which player counts they were trained for; at another count the bot plays
-the greedy rules and says so in :attr:`LearnedBot.fallback`.
+Weights say at which player counts they play (those they were trained at, or those the
+export declared after measuring them there); at another count the bot plays the greedy
+rules and says so in :attr:`LearnedBot.fallback`.
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ class QNetwork:
 
     @property
     def players(self) -> tuple[int, ...]:
-        """The player counts the weights were trained for."""
+        """The player counts the weights play at (``meta["players"]``)."""
         return tuple(int(p) for p in self.meta.get("players", (4,)))
 
     def scores(self, state: Vector, actions: Vector) -> Array:
