@@ -71,6 +71,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
+#: Every seat taken by a guest profile of its own (``--signed-in``).
+SIGNED_IN = False
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 console = Console(width=200)
@@ -793,23 +795,33 @@ async def gather_limited(coroutines: list[Any], limit: int) -> list[Any]:
 
 async def create_tables(bases: list[str], count: int, options: dict[str, Any]) -> list[TableRun]:
     """``count`` tables, each made on the next server and its seats taken through the next
-    ones (round-robin)."""
+    ones (round-robin); with ``--signed-in`` every seat by a guest profile of its own (a
+    session cookie and its CSRF header, as the browser page sends them: docs/players.md)."""
     limits = httpx.Limits(max_connections=16)
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
 
+        async def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+            if not SIGNED_IN:
+                answer = await http.post(url, json=body)
+                answer.raise_for_status()
+                return dict(answer.json())
+            async with httpx.AsyncClient(timeout=60) as browser:  # (a cookie jar of its own)
+                (await browser.get(f"{url.split('/api/')[0]}/api/me")).raise_for_status()
+                headers = {"X-CSRF-Token": browser.cookies["fof_csrf"]}
+                answer = await browser.post(url, json=body, headers=headers)
+                answer.raise_for_status()
+                return dict(answer.json())
+
         async def one(n: int) -> TableRun:
             base = bases[n % len(bases)]
-            created = await http.post(f"{base}/api/tables", json={"name": f"P{n}a", **options})
-            created.raise_for_status()
-            body = created.json()
+            body = await post(f"{base}/api/tables", {"name": f"P{n}a", **options})
             tokens = [body["token"]]
             for seat in (1, 2, 3):
-                joined = await http.post(
+                joined = await post(
                     f"{bases[(n + seat) % len(bases)]}/api/tables/{body['code']}/join",
-                    json={"name": f"P{n}{seat}", "seat": seat},
+                    {"name": f"P{n}{seat}", "seat": seat},
                 )
-                joined.raise_for_status()
-                tokens.append(joined.json()["token"])
+                tokens.append(joined["token"])
             return TableRun(body["code"], tokens, body.get("node"))
 
         return await gather_limited([one(n) for n in range(count)], 16)
@@ -1497,9 +1509,15 @@ def main() -> int:
     parser.add_argument(
         "--failover-tables", type=int, default=100, help="tables of the process killed"
     )
+    parser.add_argument(
+        "--signed-in",
+        action="store_true",
+        help="every seat taken by a guest profile of its own (the matches recorded for them)",
+    )
     args = parser.parse_args()
-    global LATENCY_DIR
+    global LATENCY_DIR, SIGNED_IN
     LATENCY_DIR = args.latencies
+    SIGNED_IN = args.signed_in
     if args.quick:
         args.tables, args.human_seconds, args.flat_seconds = 50, 15.0, 10.0
         args.flat_tables = args.flat_tables or 200  # fewer would hit the per-socket rate limit
