@@ -74,8 +74,37 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], what: str, log: 
     raise SandboxError(f"{what} did not listen on port {port} within 60 s")
 
 
-class LocalPostgres:
+class _LocalServer:
+    """A server process of its own in a temporary folder: stopped with ``stop_signal``
+    (killed if it is not gone within ``stop_seconds``), the folder removed at ``close``."""
+
+    stop_signal = signal.SIGTERM
+    stop_seconds = 10.0
+    process: subprocess.Popen[bytes] | None
+    root: Path
+
+    def stop(self) -> None:
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(self.stop_signal)
+        try:
+            process.wait(self.stop_seconds)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def close(self) -> None:
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class LocalPostgres(_LocalServer):
     """A PostgreSQL cluster of its own: ``start`` (again after ``stop``), ``url``, ``close``."""
+
+    #: A fast shutdown: open sessions are ended, the data kept.
+    stop_signal = signal.SIGINT
+    stop_seconds = 30.0
 
     def __init__(self, port: int | None = None) -> None:
         bindir = postgres_bin()
@@ -184,24 +213,8 @@ class LocalPostgres:
             raise SandboxError(f"createdb failed: {done.stderr.decode(errors='replace')}")
         return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
 
-    def stop(self) -> None:
-        """A fast shutdown (SIGINT: open sessions are ended, the data kept)."""
-        process = self.process
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
-    def close(self) -> None:
-        self.stop()
-        shutil.rmtree(self.root, ignore_errors=True)
-
-
-class LocalRedis:
+class LocalRedis(_LocalServer):
     """A Redis server of its own, keeping nothing on disk: ``start``, ``stop``, ``close``."""
 
     def __init__(self, port: int | None = None) -> None:
@@ -240,21 +253,6 @@ class LocalRedis:
             self.process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
         _wait_for_port(self.port, self.process, "redis-server", self.log)
         return self.url
-
-    def stop(self) -> None:
-        process = self.process
-        if process is None or process.poll() is not None:
-            return
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-    def close(self) -> None:
-        self.stop()
-        shutil.rmtree(self.root, ignore_errors=True)
 
 
 HAPROXY = "/usr/sbin/haproxy"
@@ -297,7 +295,7 @@ def haproxy_config(port: int, servers: list[tuple[str, int]], host: str = "127.0
     return "\n".join(lines) + "\n"
 
 
-class LocalHaproxy:
+class LocalHaproxy(_LocalServer):
     """HAProxy of its own in front of a cluster's processes: ``start``, ``url``, ``close``."""
 
     def __init__(self, servers: list[tuple[str, int]], port: int | None = None) -> None:
@@ -333,18 +331,3 @@ class LocalHaproxy:
             )
         _wait_for_port(self.port, self.process, "haproxy", self.log)
         return self.url
-
-    def stop(self) -> None:
-        process = self.process
-        if process is None or process.poll() is not None:
-            return
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-    def close(self) -> None:
-        self.stop()
-        shutil.rmtree(self.root, ignore_errors=True)
