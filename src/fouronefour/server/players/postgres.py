@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from ..storage.postgres import migrate_in_place
 from ..storage.values import StorageError
 from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
 
@@ -182,24 +183,9 @@ class PostgresDb:
 async def migrate(conn: asyncpg.Connection) -> int:
     """Bring the players' tables to the last of :data:`MIGRATIONS`; returns the version they
     were at."""
-    async with conn.transaction():
-        await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-        await conn.execute(
-            "CREATE TABLE IF NOT EXISTS player_schema_version (version INTEGER NOT NULL)"
-        )
-        found = await conn.fetchval("SELECT version FROM player_schema_version")
-        if found is None:
-            await conn.execute("INSERT INTO player_schema_version VALUES (0)")
-            found = 0
-        if found > len(MIGRATIONS):
-            raise StorageError(
-                f"the players' schema is version {found}, newer than this server's "
-                f"({len(MIGRATIONS)}): upgrade the server"
-            )
-        for step in MIGRATIONS[found:]:
-            await conn.execute(step)
-        await conn.execute("UPDATE player_schema_version SET version = $1", len(MIGRATIONS))
-    return int(found)
+    return await migrate_in_place(
+        conn, MIGRATIONS, "player_schema_version", MIGRATION_LOCK, "the players' schema"
+    )
 
 
 def postgres_players(url: str) -> SqlPlayerStore:

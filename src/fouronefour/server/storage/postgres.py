@@ -946,21 +946,36 @@ class PostgresStorage(WrittenLater):
 
 async def migrate(conn: asyncpg.Connection) -> int:
     """Bring the schema to the last of :data:`MIGRATIONS`; returns the version it was at."""
+    return await migrate_in_place(
+        conn, MIGRATIONS, "schema_version", MIGRATION_LOCK, "the database's schema"
+    )
+
+
+async def migrate_in_place(
+    conn: asyncpg.Connection,
+    migrations: tuple[str, ...],
+    version_table: str,
+    lock: int,
+    what: str,
+) -> int:
+    """Bring a schema whose version ``version_table`` keeps to the last of ``migrations``,
+    in one transaction under the advisory lock ``lock`` (processes starting together do not
+    race); returns the version it was at. ``what``: the schema, as an error names it."""
     async with conn.transaction():
-        await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-        await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        found = await conn.fetchval("SELECT version FROM schema_version")
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", lock)
+        await conn.execute(f"CREATE TABLE IF NOT EXISTS {version_table} (version INTEGER NOT NULL)")
+        found = await conn.fetchval(f"SELECT version FROM {version_table}")
         if found is None:
-            await conn.execute("INSERT INTO schema_version VALUES (0)")
+            await conn.execute(f"INSERT INTO {version_table} VALUES (0)")
             found = 0
-        if found > len(MIGRATIONS):
+        if found > len(migrations):
             raise StorageError(
-                f"the database's schema is version {found}, newer than this server "
-                f"({len(MIGRATIONS)}): upgrade the server"
+                f"{what} is version {found}, newer than this server ({len(migrations)}): "
+                "upgrade the server"
             )
-        for step in MIGRATIONS[found:]:
+        for step in migrations[found:]:
             await conn.execute(step)
-        await conn.execute("UPDATE schema_version SET version = $1", len(MIGRATIONS))
+        await conn.execute(f"UPDATE {version_table} SET version = $1", len(migrations))
     return int(found)
 
 
