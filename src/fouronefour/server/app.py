@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import random
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING
 
@@ -33,9 +32,10 @@ from .routes.sockets import sockets_router
 from .routes.state import ServerState
 from .routes.static import serve_client
 from .routes.tables import tables_router
-from .storage import Storage, StorageError
+from .storage import Storage
 from .tables.fanout import Fanout
 from .tidying import keep_tidy
+from .turns import keep_taking_turns
 
 if TYPE_CHECKING:
     from .cluster.broker import Broker
@@ -52,19 +52,10 @@ async def adopt_orphans(registry: TableRegistry, broker: Broker) -> None:
     looks each period (:meth:`Broker.take_turn`): the look reads every table being played, so
     every process looking every second would cost the database in proportion to both."""
     lookout = Outage(log, "the look for tables without an owner")
-    while True:
-        await asyncio.sleep(ADOPT_SECONDS * random.uniform(0.5, 1.0))
-        if registry.storage.failed:
-            continue  # (no table can be taken over while the database cannot be written)
-        try:
-            if await broker.take_turn("adopt", ADOPT_SECONDS * 0.5):
-                await registry.adopt_orphans()
-        except StorageError:
-            pass  # the database away: its outage is logged once (postgres.py); tried again
-        except Exception as error:
-            lookout.failed(error, "tried again every second")
-        else:
-            lookout.back()
+    # (No table can be taken over while the database cannot be written.)
+    await keep_taking_turns("adopt", ADOPT_SECONDS, registry.adopt_orphans,
+                            storage=registry.storage, broker=broker, outage=lookout,
+                            consequence="tried again every second")  # fmt: skip
 
 
 def lifespan(
@@ -104,7 +95,7 @@ def lifespan(
         )
         # Finished matches reach the players' ratings and histories (recording.py).
         tasks.append(asyncio.create_task(keep_recording(state.storage, state.players, broker)))
-        tasks.append(asyncio.create_task(keep_guests_tidy(state.players, broker)))
+        tasks.append(asyncio.create_task(keep_guests_tidy(state.storage, state.players, broker)))
         # Old tables leave the database; their finished matches stay (retention.py).
         retention = state.backends.start_retention()
         if retention is not None and config.keep_days > 0:

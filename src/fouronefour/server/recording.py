@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -20,7 +19,8 @@ import orjson
 from .outage import Outage
 from .players.service import Players
 from .players.values import MatchRecord, MatchSeat
-from .storage import Storage, StorageError
+from .storage import Storage
+from .turns import keep_taking_turns
 
 if TYPE_CHECKING:
     from .cluster.broker import Broker
@@ -97,21 +97,14 @@ async def fill_accuracy(storage: Storage, players: Players, limit: int = 20) -> 
 async def keep_recording(storage: Storage, players: Players, broker: Broker | None) -> None:
     """Record what waits every :data:`RECORD_SECONDS`, for good (cancel to stop); in a
     cluster, one process a pass (:meth:`Broker.take_turn`)."""
+
+    async def work() -> None:
+        await record_pending(storage, players)
+        await fill_accuracy(storage, players)
+
     outage = Outage(log, "recording finished matches for the players")
-    while True:
-        await asyncio.sleep(RECORD_SECONDS * random.uniform(0.5, 1.0))
-        if storage.failed:
-            continue  # (the database away: its outage is logged once, by the storage)
-        try:
-            if broker is None or await broker.take_turn("records", RECORD_SECONDS * 0.5):
-                await record_pending(storage, players)
-                await fill_accuracy(storage, players)
-        except StorageError:
-            pass  # (the same outage, met before the storage noticed it: tried again)
-        except Exception as error:
-            outage.failed(error, "tried again every second")
-        else:
-            outage.back()
+    await keep_taking_turns("records", RECORD_SECONDS, work, storage=storage, broker=broker,
+                            outage=outage, consequence="tried again every second")  # fmt: skip
 
 
 #: How often guests who never came back are looked for (players/service.py says how long
@@ -119,19 +112,22 @@ async def keep_recording(storage: Storage, players: Players, broker: Broker | No
 GUEST_TIDY_SECONDS = 3600.0
 
 
-async def keep_guests_tidy(players: Players, broker: Broker | None) -> None:
+async def keep_guests_tidy(storage: Storage, players: Players, broker: Broker | None) -> None:
     """Forget guests who never came back, a batch an hour, for good (cancel to stop); in a
     cluster, one process a pass."""
+
+    async def work() -> None:
+        while await players.tidy() > 0:
+            await asyncio.sleep(0)  # (a batch a transaction: the loop breathes)
+
     outage = Outage(log, "forgetting guests who never came back")
-    while True:
-        await asyncio.sleep(GUEST_TIDY_SECONDS * random.uniform(0.9, 1.0))
-        try:
-            if broker is None or await broker.take_turn("guests", GUEST_TIDY_SECONDS * 0.5):
-                while await players.tidy() > 0:
-                    await asyncio.sleep(0)  # (a batch a transaction: the loop breathes)
-        except StorageError:
-            pass  # (the database away: its outage is logged once, by the storage)
-        except Exception as error:
-            outage.failed(error, "tried again in an hour")
-        else:
-            outage.back()
+    await keep_taking_turns(
+        "guests",
+        GUEST_TIDY_SECONDS,
+        work,
+        storage=storage,
+        broker=broker,
+        outage=outage,
+        consequence="tried again in an hour",
+        jitter=0.9,
+    )

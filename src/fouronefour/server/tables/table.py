@@ -132,11 +132,9 @@ class Table:
         self._history: deque[Update] = deque(maxlen=HISTORY)
         # (client id, v, move as sent) -> its ack, per seat: an exact resend is answered again
         self._accepted: dict[int, OrderedDict[tuple[str, object, object], Ack]] = {}
+        # (Which window opens is play.advance's: next_window, from the options.)
         self.windows = ClaimWindows(
-            options.rules.hooking,
-            options.hook_mode == "fast",
-            options.hook_seconds,
-            services.scheduler,
+            options.hook_mode == "fast", options.hook_seconds, services.scheduler
         )
         self.views = SeatViews(self)
         self.bots = BotSeats(self)

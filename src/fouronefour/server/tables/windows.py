@@ -139,10 +139,9 @@ def window_event(window: Window | None) -> dict[str, Any] | None:
 class ClaimWindows:
     """The open window of one table (``current``), if any, and who the last one asked."""
 
-    __slots__ = ("_fast", "_hooking", "_scheduler", "_seconds", "closed_offers", "current")
+    __slots__ = ("_fast", "_scheduler", "_seconds", "closed_offers", "current")
 
-    def __init__(self, hooking: bool, fast: bool, seconds: float, scheduler: Scheduler) -> None:
-        self._hooking = hooking
+    def __init__(self, fast: bool, seconds: float, scheduler: Scheduler) -> None:
         self._fast = fast
         self._seconds = seconds
         self._scheduler = scheduler
