@@ -3,7 +3,7 @@ tables, the limits and, in a cluster, the relay between its processes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..backends import Backends
@@ -11,6 +11,7 @@ from ..background.analyst import Analyst
 from ..background.botrunner import BotRunner
 from ..config import ServerConfig
 from ..errors import ErrorCode, TableError
+from ..notify import Notifier, Silent
 from ..players.service import Players
 from ..players.throttle import LocalThrottle, SharedThrottle, Throttle
 from ..registry import Elsewhere, TableRegistry
@@ -58,6 +59,8 @@ class ServerState:
     #: name a table carry its owner's, so that a load balancer routing ``/ws/CODE?node=``
     #: by it sends the table's sockets to their owner (docs/hosting.md, section 4).
     node: str | None = None
+    #: Who tells a player who is not looking (Web Push when configured: notify.py).
+    notifier: Notifier = field(default_factory=Silent)
 
     @property
     def storage(self) -> Storage:
