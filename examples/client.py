@@ -91,6 +91,8 @@ class Player:
             self._readied = None
             async for raw in ws:
                 message = json.loads(raw)
+                if self._moved(message):
+                    return False  # (reconnected at once, to the table's owner)
                 if self._receive(message):
                     return True
                 retry = self._refused_for_rate(message)
@@ -108,6 +110,16 @@ class Player:
                     self.sent[body["id"]] = body
                     await ws.send(json.dumps(body))
         return False
+
+    def _moved(self, message: dict[str, Any]) -> bool:
+        """A welcome naming another owner than the one asked for (in a cluster, the asked
+        one died and the table moved): asked for from now on, so that a load balancer
+        routing by ``?node=`` sends this socket to the owner rather than a relay."""
+        node = message.get("node") if message["type"] == "welcome" else None
+        if node is None or node == self.node:
+            return False
+        moved, self.node = self.node is not None, node
+        return moved
 
     def _refused_for_rate(self, message: dict[str, Any]) -> tuple[dict[str, Any], float] | None:
         """A move (or ready) of ours refused with ``rate_limited``: it and how long to wait

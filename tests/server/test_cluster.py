@@ -338,6 +338,10 @@ def test_through_the_balancer_a_killed_owners_table_is_served_again(cluster: Clu
     # Served again within the 2 s on a quiet machine (played again: plus a move);
     # a loaded test run is given more.
     assert measured.get("played", 99) < 6, measured
+    # The welcome named the new owner, and each player went to it rather than staying on
+    # a relay while its socket lasted.
+    owner = httpx.get(f"{url}/api/tables/{code}", timeout=10).json()["node"]
+    assert [p.node for p in players] == [owner] * 4, owner
     assert any(p.reconnects for p in players)
     table = httpx.get(f"{url}/api/tables/{code}", timeout=10).json()
     assert table["status"] == "finished"

@@ -257,7 +257,9 @@ class RelayServer:
     def _hello(self, table: Table, key: tuple[str, int], request: dict[str, Any]) -> None:
         process, connection = key
         outlet = RelayOutlet(self._broker, self._gate, process, connection, table.code)
-        session = Session(table, self._fanout, self._admission, request.get("address"), outlet)
+        session = Session(
+            table, self._fanout, self._admission, request.get("address"), outlet, self._broker.node
+        )
         data = request["data"]
         # Counted as relayed before the hello is handled: what it publishes (its presence)
         # goes through Redis too.

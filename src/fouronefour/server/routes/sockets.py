@@ -76,7 +76,7 @@ def sockets_router(state: ServerState) -> APIRouter:
         counts["here"] += 1
         counts["here_total"] += 1
         try:
-            session = Session(table, state.fanout, state.admission, address, outbox)
+            session = Session(table, state.fanout, state.admission, address, outbox, state.node)
             await Connection(websocket, config, outbox, session, place).serve(storage.flush)
         finally:
             counts["here"] -= 1

@@ -104,7 +104,17 @@ def error_message(request_id: object, code: ErrorCode, message: str) -> bytes:
 class Session:
     """A player of one seat, or a spectator, at one table."""
 
-    __slots__ = ("address", "admission", "fanout", "greeted", "outlet", "seat", "speaker", "table")
+    __slots__ = (
+        "address",
+        "admission",
+        "fanout",
+        "greeted",
+        "node",
+        "outlet",
+        "seat",
+        "speaker",
+        "table",
+    )
 
     def __init__(
         self,
@@ -113,8 +123,13 @@ class Session:
         admission: Admission,
         address: str | None,
         outlet: Outlet,
+        node: str | None = None,
     ) -> None:
         self.table = table
+        #: In a cluster, the name of the process that owns the table (this one): the
+        #: welcome says it, so that a client that asked for another (a node that died and
+        #: whose tables moved) asks for this one from then on (docs/hosting.md, section 4).
+        self.node = node
         self.fanout = fanout
         self.admission = admission
         #: The client's address key (ratelimit.address_key); None: not limited.
@@ -267,6 +282,7 @@ class Session:
                     "name": name,
                     "v": table.version,
                     "server_time": int(time.time() * 1000),
+                    **({} if self.node is None else {"node": self.node}),
                 }
             ),
             0,

@@ -169,6 +169,7 @@ export class TableConnection {
     this.closedForGood = false;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const node = nodes.get(this.code);
+    this.askedNode = node || null;
     const query = node ? `?node=${encodeURIComponent(node)}` : "";
     const socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}${query}`);
     this.socket = socket;
@@ -233,6 +234,19 @@ export class TableConnection {
     }
     switch (message.type) {
       case "welcome":
+        if (typeof message.node === "string") {
+          // The table's owner now (in a cluster): another than the one asked for when
+          // that one died and the table moved. Go to it once, straight away, rather than
+          // through the relay for as long as this socket lives (docs/hosting.md).
+          nodes.set(this.code, message.node);
+          if (this.askedNode && this.askedNode !== message.node && !this.moved) {
+            this.moved = true;
+            this.close();
+            this.open();
+            return;
+          }
+        }
+        this.moved = false;
         this.greeted = true;
         this.handlers.onWelcome?.(message);
         break;
