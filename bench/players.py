@@ -203,7 +203,12 @@ def new_match(rng: random.Random, args: argparse.Namespace, i: int) -> MatchReco
         )
         for s in range(4)
     )
-    return MatchRecord("BENCH", i, 1_700_000_000_000 + i, True, seats, rounds=8)
+    # (A code of this run's: a kept database holds the matches of the runs before, and a
+    # match recorded again changes nothing.)
+    return MatchRecord(RUN_CODE, i, 1_700_000_000_000 + i, True, seats, rounds=8)
+
+
+RUN_CODE = f"BENCH{time.time_ns():x}"
 
 
 async def run_sqlite(args: argparse.Namespace, workdir: Path) -> None:
@@ -211,13 +216,21 @@ async def run_sqlite(args: argparse.Namespace, workdir: Path) -> None:
     from fouronefour.server.storage.sqlite import GroupCommitStorage
 
     path = str(workdir / "players.db")
-    store = sqlite_players(path)
-    await store.open()  # the schema
-    await store.close()
-    start = time.perf_counter()
-    fill_sqlite(path, args)
-    size = Path(path).stat().st_size / 1e6
-    print(f"SQLite: filled in {time.perf_counter() - start:.1f} s, {size:.0f} MB", flush=True)
+    marker = workdir / "players.db.filled"
+    if filled(marker, args):
+        print(f"SQLite: kept, {Path(path).stat().st_size / 1e6:.0f} MB", flush=True)
+    else:
+        marker.unlink(missing_ok=True)
+        for stale in workdir.glob("players.db*"):
+            stale.unlink()
+        store = sqlite_players(path)
+        await store.open()  # the schema
+        await store.close()
+        start = time.perf_counter()
+        fill_sqlite(path, args)
+        size = Path(path).stat().st_size / 1e6
+        print(f"SQLite: filled in {time.perf_counter() - start:.1f} s, {size:.0f} MB", flush=True)
+        marker.write_text(scale(args))
     # The tables' storage over the same file, as in the server: its checkpointer copies the
     # WAL back beside the writers (storage/sqlite.py, _Checkpointer).
     tables = GroupCommitStorage(path)
@@ -231,7 +244,7 @@ async def run_sqlite(args: argparse.Namespace, workdir: Path) -> None:
         tables.close()
 
 
-async def run_postgres(args: argparse.Namespace) -> None:
+async def run_postgres(args: argparse.Namespace, keep: Path | None) -> None:
     from tests import sandbox
 
     from fouronefour.server.players.postgres import postgres_players
@@ -240,16 +253,26 @@ async def run_postgres(args: argparse.Namespace) -> None:
     if reason:
         print(f"PostgreSQL: skipped ({reason})")
         return
-    server = sandbox.LocalPostgres()
+    server = sandbox.LocalPostgres(root=None if keep is None else keep / "postgres")
     server.start()
+    marker = None if keep is None else keep / "postgres.filled"
     try:
-        url = server.new_database()
-        store = postgres_players(url)
-        await store.open()
-        await store.close()
-        start = time.perf_counter()
-        await fill_postgres(url, args)
-        print(f"PostgreSQL: filled in {time.perf_counter() - start:.1f} s", flush=True)
+        if marker is not None and filled(marker, args):
+            url = server.url.rsplit("/", 1)[0] + "/db1"
+            print("PostgreSQL: kept", flush=True)
+        else:
+            if marker is not None:
+                marker.unlink(missing_ok=True)
+            url = server.url.rsplit("/", 1)[0] + "/db1"
+            await recreate(server.url, "db1")
+            store = postgres_players(url)
+            await store.open()
+            await store.close()
+            start = time.perf_counter()
+            await fill_postgres(url, args)
+            print(f"PostgreSQL: filled in {time.perf_counter() - start:.1f} s", flush=True)
+            if marker is not None:
+                marker.write_text(scale(args))
         store = postgres_players(url)
         await store.open()
         try:
@@ -259,6 +282,18 @@ async def run_postgres(args: argparse.Namespace) -> None:
             await store.close()
     finally:
         server.close()
+
+
+async def recreate(admin_url: str, name: str) -> None:
+    """An empty database ``name`` (one a stopped fill left is dropped first)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(admin_url)
+    try:
+        await conn.execute(f"DROP DATABASE IF EXISTS {name}")
+        await conn.execute(f"CREATE DATABASE {name} TEMPLATE template0")
+    finally:
+        await conn.close()
 
 
 def time_passwords(count: int) -> None:
@@ -287,6 +322,13 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=414)
     parser.add_argument("--only", choices=("sqlite", "postgres", "passwords"))
     parser.add_argument("--passwords", type=int, default=50)
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="a folder that keeps the filled databases; a later run at the same scale and"
+        " seed measures them again without filling (the full scale takes about 20 minutes"
+        " a database to fill)",
+    )
     args = parser.parse_args()
     if args.passwords:
         time_passwords(args.passwords)
@@ -297,12 +339,24 @@ def main() -> int:
         f" seed {args.seed}",
         flush=True,
     )
-    with tempfile.TemporaryDirectory(prefix="players-bench-") as workdir:
+    with tempfile.TemporaryDirectory(prefix="players-bench-") as temporary:
+        workdir = args.keep or Path(temporary)
+        workdir.mkdir(parents=True, exist_ok=True)
         if args.only != "postgres":
-            asyncio.run(run_sqlite(args, Path(workdir)))
+            asyncio.run(run_sqlite(args, workdir))
         if args.only != "sqlite":
-            asyncio.run(run_postgres(args))
+            asyncio.run(run_postgres(args, workdir if args.keep else None))
     return 0
+
+
+def scale(args: argparse.Namespace) -> str:
+    return f"{args.profiles} {args.matches} {args.seed}"
+
+
+def filled(marker: Path, args: argparse.Namespace) -> bool:
+    """Whether a kept database was filled at this run's scale and seed (its marker says
+    so; a run stopped while filling leaves none, and the database is made again)."""
+    return marker.exists() and marker.read_text() == scale(args)
 
 
 if __name__ == "__main__":

@@ -96,7 +96,8 @@ class _LocalServer:
 
     def close(self) -> None:
         self.stop()
-        shutil.rmtree(self.root, ignore_errors=True)
+        if not getattr(self, "kept", False):
+            shutil.rmtree(self.root, ignore_errors=True)
 
 
 class LocalPostgres(_LocalServer):
@@ -106,13 +107,18 @@ class LocalPostgres(_LocalServer):
     stop_signal = signal.SIGINT
     stop_seconds = 30.0
 
-    def __init__(self, port: int | None = None) -> None:
+    def __init__(self, port: int | None = None, root: Path | None = None) -> None:
+        """``root``: a folder of the caller's, kept at ``close`` and used again by the next
+        cluster given it (a bench's filled database); else a temporary one."""
         bindir = postgres_bin()
         if bindir is None:
             raise SandboxError("PostgreSQL is not installed")
         self.bindir = bindir
         self.port = port or free_port()
-        self.root = Path(tempfile.mkdtemp(prefix="fouronefour-pg-"))
+        self.kept = root is not None
+        if root is not None:
+            root.mkdir(parents=True, exist_ok=True)
+        self.root = root or Path(tempfile.mkdtemp(prefix="fouronefour-pg-"))
         self.data = self.root / "data"
         self.log = self.root / "postgres.log"
         self._as_root = os.geteuid() == 0
@@ -120,6 +126,8 @@ class LocalPostgres(_LocalServer):
             os.chown(self.root, *NOBODY)
         self.process: subprocess.Popen[bytes] | None = None
         self._databases = 0
+        if self.kept and (self.data / "PG_VERSION").exists():
+            return
         self._run(
             [
                 str(bindir / "initdb"),
