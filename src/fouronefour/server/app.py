@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from .backends import backends
 from .background.botrunner import BotRunner, ExecutorBotRunner
 from .clock import AsyncioScheduler
+from .clubs.upkeep import keep_clubs_tidy
 from .collector import keep_collections_short
 from .config import ServerConfig
 from .outage import Outage
@@ -24,6 +25,7 @@ from .registry import TableRegistry
 from .routes.analysis import analysis_router
 from .routes.answers import answer_errors
 from .routes.bodies import BodyLimit
+from .routes.clubs import clubs_router
 from .routes.config import config_router
 from .routes.lessons import lesson_router
 from .routes.players import players_router
@@ -96,6 +98,8 @@ def lifespan(
         # Finished matches reach the players' ratings and histories (recording.py).
         tasks.append(asyncio.create_task(keep_recording(state.storage, state.players, broker)))
         tasks.append(asyncio.create_task(keep_guests_tidy(state.storage, state.players, broker)))
+        # A week of each club's chat wall is kept (clubs/upkeep.py).
+        tasks.append(asyncio.create_task(keep_clubs_tidy(state.clubs, state.storage, broker)))
         # Old tables leave the database; their finished matches stay (retention.py).
         retention = state.backends.start_retention()
         if retention is not None and config.keep_days > 0:
@@ -142,6 +146,7 @@ def create_app(
         replays_router(state),
         analysis_router(state),
         sockets_router(state),
+        clubs_router(state),
     ):
         app.include_router(router)
     return app

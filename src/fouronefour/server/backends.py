@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .config import ServerConfig
-from .players.store import PlayerStore
+from .players.sqlstore import SqlPlayerStore
 from .storage import OldTables, Ownership, Storage, StorageError, ownership_of
 from .storage.sqlite import GroupCommitStorage, SqliteStorage
 from .tables.fanout import Fanout, FanoutError, InProcessFanout
@@ -91,7 +91,7 @@ class Backends:
     #: The fan-out again if it is a cluster's (its broker relays between the processes).
     cluster: RedisFanout | None
     #: The players' profiles, sessions and ratings, in the tables' database (players/).
-    players: PlayerStore
+    players: SqlPlayerStore
     retention: OldTables | None = None
 
     @property
@@ -134,7 +134,7 @@ def backends(
     return Backends(config, storage, ownership_of(storage), fanout, cluster, players)
 
 
-def player_store(storage: Storage) -> PlayerStore:
+def player_store(storage: Storage) -> SqlPlayerStore:
     """The players' store in ``storage``'s own database: the same SQLite file, or the same
     PostgreSQL database (a storage of another kind, in tests: a database in memory)."""
     from .players.sqlite import sqlite_players

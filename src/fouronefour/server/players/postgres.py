@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from ..clubs.schema import CLUBS_STEP
 from ..storage.postgres import migrate_in_place
 from ..storage.values import StorageError
 from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
@@ -74,6 +75,7 @@ MIGRATIONS: tuple[str, ...] = (
         expires_at BIGINT NOT NULL, PRIMARY KEY (token_hash, purpose));
     """,
     TALLIES_STEP,
+    CLUBS_STEP,
 )
 
 

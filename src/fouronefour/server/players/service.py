@@ -17,7 +17,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import segno
 
@@ -89,6 +89,17 @@ class DeviceCode:
     qr_svg: str
 
 
+class ProfileData(Protocol):
+    """Another room's data about profiles (clubs, friends...): in a profile's export under
+    its ``name``, and forgotten when the profile is deleted."""
+
+    name: str
+
+    async def export(self, profile_id: str) -> Any: ...
+
+    async def forget(self, profile_id: str) -> None: ...
+
+
 def profile_dict(profile: Profile, private: bool = True) -> dict[str, Any]:
     """A profile as sent: to its player (``private``), or to anyone (no username, language
     or times but its creation)."""
@@ -131,6 +142,8 @@ class Players:
         self._hashing = asyncio.Semaphore(HASHING)
         self._hashes_asked = 0
         self.passkeys = Passkeys(store)
+        #: The other rooms' data about profiles (:class:`ProfileData`).
+        self.keepers: list[ProfileData] = []
 
     def _now(self) -> int:
         return int(self._clock() * 1000)
@@ -370,6 +383,8 @@ class Players:
 
     async def delete(self, current: Current) -> None:
         await self.store.delete_profile(current.profile.id)
+        for keeper in self.keepers:
+            await keeper.forget(current.profile.id)
 
     async def export(self, current: Current) -> dict[str, Any]:
         """Everything kept about the profile, as JSON (GET /api/me/export)."""
@@ -381,13 +396,16 @@ class Players:
             if len(page) < PAGE_LIMIT:
                 break
             cursor = page[-1].cursor
-        return {
+        body = {
             "profile": profile_dict(current.profile),
             "sessions": [s.to_dict() for s in await self.store.sessions(current.profile.id)],
             "passkeys": [k.to_dict() for k in await self.store.passkeys(current.profile.id)],
             "matches": [h.to_dict() for h in history],
             "stats": (await self.store.stats(current.profile.id)).to_dict(),
         }
+        for keeper in self.keepers:
+            body[keeper.name] = await keeper.export(current.profile.id)
+        return body
 
     async def public(self, profile_id: str) -> dict[str, Any]:
         """A public profile: name, avatar, rating, rank and stats (no username, no hands:

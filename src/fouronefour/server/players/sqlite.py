@@ -17,6 +17,7 @@ import threading
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, TypeVar
 
+from ..clubs.schema import CLUBS_STEP
 from ..storage.values import StorageError
 from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
 
@@ -70,6 +71,7 @@ MIGRATIONS: tuple[str, ...] = (
         expires_at INTEGER NOT NULL, PRIMARY KEY (token_hash, purpose));
     """,
     TALLIES_STEP,
+    CLUBS_STEP,
 )
 
 

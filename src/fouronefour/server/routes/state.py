@@ -9,6 +9,10 @@ from typing import TYPE_CHECKING, Any
 from ..backends import Backends
 from ..background.analyst import Analyst
 from ..background.botrunner import BotRunner
+from ..clubs.service import Clubs
+from ..clubs.store import ClubStore
+from ..clubs.tablelink import CLUB_SEAT, club_seat, table_settings_check
+from ..clubs.throttle import ClubThrottle
 from ..config import ServerConfig
 from ..errors import ErrorCode, TableError
 from ..notify import Notifier, Silent
@@ -61,6 +65,8 @@ class ServerState:
     node: str | None = None
     #: Who tells a player who is not looking (Web Push when configured: notify.py).
     notifier: Notifier = field(default_factory=Silent)
+    #: Clubs: members, roles, their table link, leaderboard and chat wall (clubs/).
+    clubs: Clubs = field(init=False)
 
     @property
     def storage(self) -> Storage:
@@ -132,6 +138,14 @@ class ServerState:
             watchers=watchers,
         )
         analyst.owns = state.analyses_here
+        state.clubs = Clubs(
+            ClubStore(backends.players.db),
+            ClubThrottle(backends.broker),
+            table_settings_check(registry),
+        )
+        state.players.keepers.append(state.clubs)
+        # (The club's table link seats a member at the table's owner, here or relayed.)
+        state.operations[CLUB_SEAT] = club_seat
         state._relay()
         return state
 

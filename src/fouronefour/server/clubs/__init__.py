@@ -1,0 +1,2 @@
+"""Clubs: a friend group with its own table link, leaderboard, history and chat wall
+(docs/clubs.md)."""
