@@ -31,6 +31,7 @@ import { openReplays, rerenderReplay } from "./replay.js";
 import { initLearn, learnRoute, retranslateLearn, showLearn } from "./learn.js";
 import { initLesson, openLesson, retranslateLesson } from "./lesson.js";
 import { initPractice, retranslatePractice } from "./practice.js";
+import { clubRoute, initClubs, showClubRoute } from "./clubs.js";
 import { initProfile, loadMe, profileLoaded, profileRoute, rememberLanguage, showProfileRoute } from "./profile.js";
 
 /** The invite link's own part: `/t/CODE`, and `#invite=SECRET` for a private table. */
@@ -211,7 +212,9 @@ function route() {
     clearToast();
     const learn = learnRoute(location.pathname);
     const profile = profileRoute();
-    if (profile) showProfileRoute(profile);
+    const club = clubRoute();
+    if (club) showClubRoute(club);
+    else if (profile) showProfileRoute(profile);
     else if (learn && learn.id) openLesson(learn.id);
     else if (learn) showLearn();
     else showHome();
@@ -289,6 +292,10 @@ async function main() {
     route();
   };
   initProfile(navigate);
+  initClubs(navigate, (path) => {
+    history.replaceState(null, "", path);
+    route();
+  });
   // This browser's profile (a guest made on the first visit): the top bar shows it.
   const meLoaded = loadMe();
   onChange((previous, next, message) => {
