@@ -1,0 +1,106 @@
+"""Clubs in the browser (docs/clubs.md): a club made from the home page, its invite link
+opened by a second person, the chat wall and a name that is markup shown as text, the
+admins' tools shown to the owner only, and the club's table link seating both at one
+table, at 390x844 and 1366x657 with nothing cut off and no sideways scrolling. Each page
+checked is photographed into test-artifacts/clubs/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .test_profiles import CUT
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "clubs"
+SIZES = [(390, 844), (1366, 657)]
+NAME = "<img src=x onerror=alert(1)>Thursday"
+
+
+def _whole(page: Any, name: str) -> None:
+    page.wait_for_timeout(200)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    problems = page.evaluate(CUT)
+    assert not problems, f"{name}: {problems}"
+
+
+def _open(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def _seat(page: Any) -> tuple[str, Any]:
+    """The table this page is at, and the seat its browser keeps for it."""
+    page.wait_for_url("**/t/*")
+    code = page.url.split("/t/")[1].split("#")[0]
+    return code, page.evaluate(f"() => JSON.parse(localStorage.getItem('414.table.{code}'))")
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_club_from_home_its_invite_link_wall_and_table(
+    server_url: str, new_page: Any, width: int, height: int
+) -> None:
+    size = f"{width}x{height}"
+    ann = new_page("ann", width, height)
+    _open(ann, server_url)
+    ann.click("[data-testid=home-clubs-open]")
+    ann.locator("[data-testid=clubs-none]").wait_for()
+    _whole(ann, f"clubs-empty-{size}")
+    ann.fill("[data-testid=club-create-name]", NAME)
+    ann.click("[data-testid=club-create-submit]")
+    ann.locator("[data-testid=club-name]", has_text="Thursday").wait_for()
+    # The name is text: shown as typed, no element made of it.
+    assert ann.inner_text("[data-testid=club-name]") == NAME
+    assert ann.locator("[data-testid=club-name] img").count() == 0
+    assert ann.url.split(server_url)[1].startswith("/c/")
+    club_id = ann.url.split("/c/")[1]
+    invite = ann.input_value("[data-testid=club-invite]")
+    assert invite.startswith(f"{server_url}/c/join#invite=")
+    assert ann.locator("[data-testid=club-settings]").is_visible()
+
+    bob = new_page("bob", width, height)
+    _open(bob, invite)
+    bob.locator("[data-testid=club-join-name]", has_text="Thursday").wait_for()
+    assert bob.inner_text("[data-testid=club-join-name]").startswith(NAME)
+    _whole(bob, f"club-join-{size}")
+    bob.click("[data-testid=club-join]")
+    bob.locator("[data-testid=club-member]").nth(1).wait_for()
+    assert bob.inner_text("[data-testid=club-role]").startswith("Member")
+    # A member sees no admin's tools.
+    assert bob.locator("[data-testid=club-kick]").count() == 0
+    assert bob.locator("[data-testid=club-invite-new]").is_hidden()
+    assert bob.locator("[data-testid=club-settings]").is_hidden()
+    bob.fill("[data-testid=club-chat-text]", "<b>hello</b> club")
+    bob.click("[data-testid=club-chat-send]")
+    bob.locator(".club-chat-text", has_text="club").wait_for()
+    assert bob.locator(".club-chat-text b").count() == 0
+    _whole(bob, f"club-member-{size}")
+
+    ann.reload()
+    ann.wait_for_selector("body[data-ready=true]")
+    ann.locator(".club-chat-text", has_text="<b>hello</b> club").wait_for()
+    assert ann.locator("[data-testid=club-member]").count() == 2
+    for action in ("promote", "kick", "ban"):
+        assert ann.locator(f"[data-testid=club-{action}]").count() == 1
+    assert ann.locator("[data-testid=club-board] li").count() == 2
+    _whole(ann, f"club-owner-{size}")
+    ann.click("[data-testid=club-promote]")
+    ann.locator(".club-role-admin").wait_for()
+
+    # The club's table link: Ann makes the evening's table, Bob's link seats him there.
+    ann.click("[data-testid=club-table]")
+    code, seat = _seat(ann)
+    assert seat["seat"] == 0
+    ann.locator("#screen-table:not([hidden])").wait_for()
+    _open(bob, f"{server_url}/c/{club_id}/table")
+    bob_code, bob_seat = _seat(bob)
+    assert (bob_code, bob_seat["seat"]) == (code, 1)
+    bob.locator("#screen-table:not([hidden])").wait_for()
+    _whole(bob, f"club-table-{size}")
+    # Back on the list: one club, with its role.
+    _open(bob, f"{server_url}/clubs")
+    bob.locator("[data-testid=club-link]").wait_for()
+    assert bob.inner_text("[data-testid=club-link]") == NAME
+    _whole(bob, f"clubs-list-{size}")
