@@ -6,11 +6,14 @@ club's part of a profile's export and deletion."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
+
+from fouronefour.server.notify import Notice
 
 from ..conftest import ThreadServer
 from ..test_protocol import hello
@@ -120,7 +123,20 @@ async def kick(url: str, code: str, token: str, seat: int) -> None:
     await host.close()
 
 
+class Told:
+    """A notifier that keeps what it was asked to send (Web Push's place, notify.py)."""
+
+    def __init__(self) -> None:
+        self.notices: list[tuple[str, Notice]] = []
+
+    async def notify(self, profile_id: str, notice: Notice) -> int:
+        self.notices.append((profile_id, notice))
+        return 1
+
+
 def test_the_club_table_link_and_a_kick_at_the_table(server: ThreadServer) -> None:
+    told = Told()
+    server.app.state.server.notifier = told
     people = [Person(server, n) for n in ("Ann", "Bob", "Cat", "Dan", "Fay")]
     ann, bob, cat, dan, fay = people
     club = ann.ok("POST", "/api/clubs", {"name": "Thursday"}, 201)
@@ -131,6 +147,14 @@ def test_the_club_table_link_and_a_kick_at_the_table(server: ThreadServer) -> No
     first = ann.ok("POST", link)
     assert first["created"] is True and first["seat"] == 0
     code = first["code"]
+    # The other members are told the club's table started (a club event), Ann is not.
+    deadline = time.monotonic() + 5
+    while len(told.notices) < 4 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert sorted(pid for pid, _ in told.notices) == sorted(p.id for p in people[1:])
+    notice = told.notices[0][1]
+    assert notice.kind == "club_event" and notice.url == f"/c/{cid}/table"
+    assert notice.params == {"club": "Thursday", "from": "Ann"}
     # A private table: its code alone shows nothing; the club's invite opens it.
     assert httpx.get(f"{server.url}/api/tables/{code}").status_code == 404
     joined = bob.ok("POST", link)

@@ -6,7 +6,8 @@ The club's tables are private tables (tables/invites.py) whose invite the club k
 gives its members. A member who holds a seat there takes it back (a new token, as
 ``return`` does); anyone else takes a free or bot seat between matches. A table full, or
 in the middle of a match, or older than an evening (:data:`~.values.TABLE_EVENING_MS`),
-gives way to a new table, which the link opens from then on.
+gives way to a new table, which the link opens from then on; the other members are told
+(a ``club_event`` notice, notify.py: Web Push when the player allowed it).
 
 A kick at a table is a removal for that table: the table knows a removed player by the
 token the host removed (tables/seating.py), and the club remembers the hash of each token
@@ -18,12 +19,15 @@ The seat is taken by the table's owner (:func:`club_seat`, relayed in a cluster)
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from ..errors import ErrorCode, TableError
+from ..notify import Notice, Notifier
 from ..registry import Elsewhere, TableRegistry
 from ..storage import Storage
 from ..tables.invites import new_invite
@@ -36,6 +40,8 @@ from .values import TABLE_EVENING_MS
 if TYPE_CHECKING:
     from ..cluster.relay import Relay
     from ..tables.table import Table
+
+log = logging.getLogger(__name__)
 
 #: The call a table's owner carries out for the club's link (routes/operations.py's kind).
 CLUB_SEAT = "club_seat"
@@ -87,14 +93,20 @@ class ClubTables:
         registry: TableRegistry,
         storage: Storage,
         relay: Relay | None = None,
+        notifier: Callable[[], Notifier] | None = None,
     ) -> None:
         self.clubs = clubs
         self.registry = registry
         self.storage = storage
         self.relay = relay
+        #: Who tells the members a new table started (the server's, read when it is used:
+        #: Web Push replaces the silent default once configured).
+        self._notifier = notifier
+        self._telling: set[asyncio.Task[None]] = set()
         # One opening at a time per club in this process: two members arriving together
         # find one table, not two.
         self._locks: dict[str, asyncio.Lock] = {}
+        self._waiting: Counter[str] = Counter()  # club id -> openings using its lock
 
     async def open(self, club_id: object, profile_id: str, name: str) -> dict[str, Any]:
         """Seat ``profile_id`` (a member) at the club's table; returns the table's code, its
@@ -102,12 +114,36 @@ class ClubTables:
         club, _ = await self.clubs.membership(club_id, profile_id)
         await self.clubs.limit(Flood.TABLE, profile_id)
         lock = self._locks.setdefault(club.id, asyncio.Lock())
+        self._waiting[club.id] += 1
         try:
             async with lock:
-                return await self._open(club.id, club.table_settings, profile_id, name)
+                opened = await self._open(club.id, club.table_settings, profile_id, name)
         finally:
-            if not lock.locked() and self._locks.get(club.id) is lock:
-                del self._locks[club.id]
+            self._waiting[club.id] -= 1
+            if not self._waiting[club.id]:  # (the last one: the lock goes)
+                del self._waiting[club.id], self._locks[club.id]
+        if opened["created"] and self._notifier is not None:
+            # (Told beside the answer: the opener is not kept waiting for 200 members.)
+            notice = Notice(
+                "club_event",
+                f"/c/{club.id}/table",
+                {"club": club.name, "from": name},
+                f"club:{club.id}",
+            )
+            task = asyncio.create_task(self._tell(club.id, profile_id, notice))
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
+        return opened
+
+    async def _tell(self, club_id: str, opener: str, notice: Notice) -> None:
+        assert self._notifier is not None
+        notifier = self._notifier()
+        try:
+            for member in await self.clubs.member_ids(club_id):
+                if member != opener:
+                    await notifier.notify(member, notice)
+        except Exception:  # (a notice is a courtesy: the table is made all the same)
+            log.exception("the members of club %s were not all told of its new table", club_id)
 
     async def _open(
         self, club_id: str, settings: dict[str, Any], profile_id: str, name: str

@@ -38,7 +38,9 @@ def _json(body: Any, status: int = 200) -> Response:
 
 def clubs_router(state: ServerState) -> APIRouter:
     clubs = state.clubs
-    tables = ClubTables(clubs, state.registry, state.storage, state.relay)
+    tables = ClubTables(
+        clubs, state.registry, state.storage, state.relay, notifier=lambda: state.notifier
+    )
     gate = Gate(state.players, state.config.limit_loopback)
     router = APIRouter()
 
