@@ -304,8 +304,14 @@ def test_leaderboard_results_among_members_and_history(world: Scenario[object]) 
             MatchRecord("OTHER2", 1, now + 30, False,
                         (seat(0, "ann", 2), seat(1, "bob", 1))),
         ]  # fmt: skip
+        before = await w.clubs.leaderboard(cid, "bob")  # (read once: kept 30 s)
+        assert [row["among"] for row in before] == [{"matches": 0, "wins": 0}] * 3
         for record in matches:
             await w.players.record_match(record)
+        assert [row["among"] for row in await w.clubs.leaderboard(cid, "bob")] == [
+            {"matches": 0, "wins": 0}
+        ] * 3
+        w.clock.now += 31
         board = await w.clubs.leaderboard(cid, "bob")
         by_id = {row["id"]: row for row in board}
         assert set(by_id) == {"ann", "bob", "cat"}

@@ -291,14 +291,15 @@ class ClubStore:
         """Each member's (matches, wins) in matches where another member played too."""
         async with self.db.read() as conn:
             rows = await conn.fetch(
-                "SELECT s.profile_id, count(*), sum(CASE WHEN s.rank = 1 THEN 1 ELSE 0 END)"
-                " FROM player_match_seats s JOIN club_members m"
-                " ON m.profile_id = s.profile_id AND m.club_id = ?"
-                " WHERE EXISTS (SELECT 1 FROM player_match_seats o JOIN club_members om"
-                " ON om.profile_id = o.profile_id AND om.club_id = ?"
-                " WHERE o.code = s.code AND o.number = s.number AND o.profile_id <> s.profile_id)"
-                " GROUP BY s.profile_id",
-                club_id,
+                "WITH mine AS (SELECT s.code, s.number, s.profile_id, s.rank"
+                " FROM club_members m JOIN player_match_seats s ON s.profile_id = m.profile_id"
+                " WHERE m.club_id = ?),"
+                " together AS (SELECT code, number FROM mine GROUP BY code, number"
+                " HAVING count(DISTINCT profile_id) >= 2)"
+                " SELECT mine.profile_id, count(*),"
+                " sum(CASE WHEN mine.rank = 1 THEN 1 ELSE 0 END) FROM mine JOIN together"
+                " ON together.code = mine.code AND together.number = mine.number"
+                " GROUP BY mine.profile_id",
                 club_id,
             )
         return {row[0]: (int(row[1]), int(row[2] or 0)) for row in rows}
@@ -308,34 +309,34 @@ class ClubStore:
         """The last ``limit`` matches finished at the club's tables, newest first, each
         with its seats (a deleted profile's as a former player)."""
         async with self.db.read() as conn:
-            matches = await conn.fetch(
-                "SELECT m.code, m.number, m.finished_at, m.rated, m.rounds"
+            rows = await conn.fetch(
+                "WITH page AS (SELECT m.code, m.number, m.finished_at, m.rated, m.rounds"
                 " FROM player_matches m JOIN club_tables t ON t.code = m.code"
                 " WHERE t.club_id = ? AND m.finished_at >= t.created_at"
-                " ORDER BY m.finished_at DESC, m.code, m.number LIMIT ?",
+                " ORDER BY m.finished_at DESC, m.code, m.number LIMIT ?)"
+                " SELECT page.code, page.number, page.finished_at, page.rated, page.rounds,"
+                " s.seat, s.team, s.rank, s.name, s.profile_id, s.bot_level, p.deleted"
+                " FROM page JOIN player_match_seats s"
+                " ON s.code = page.code AND s.number = page.number"
+                " LEFT JOIN player_profiles p ON p.id = s.profile_id"
+                " ORDER BY page.finished_at DESC, page.code, page.number, s.seat",
                 club_id,
                 limit,
             )
-            entries: list[dict[str, Any]] = []
-            for code, number, finished_at, rated, rounds in matches:
-                seats = await conn.fetch(
-                    "SELECT s.seat, s.team, s.rank, s.name, s.profile_id, s.bot_level,"
-                    " p.deleted FROM player_match_seats s"
-                    " LEFT JOIN player_profiles p ON p.id = s.profile_id"
-                    " WHERE s.code = ? AND s.number = ? ORDER BY s.seat",
-                    code,
-                    number,
-                )
+        entries: list[dict[str, Any]] = []
+        for row in rows:
+            if not entries or (entries[-1]["code"], entries[-1]["number"]) != (row[0], row[1]):
                 entries.append(
                     {
-                        "code": code,
-                        "number": int(number),
-                        "finished_at": int(finished_at),
-                        "rated": bool(rated),
-                        "rounds": int(rounds or 0),
-                        "seats": [_seat(row) for row in seats],
+                        "code": row[0],
+                        "number": int(row[1]),
+                        "finished_at": int(row[2]),
+                        "rated": bool(row[3]),
+                        "rounds": int(row[4] or 0),
+                        "seats": [],
                     }
                 )
+            entries[-1]["seats"].append(_seat(row[5:]))
         return entries
 
     # ---------------------------------------------------------------- chat wall
