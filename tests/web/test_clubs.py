@@ -86,6 +86,12 @@ def test_a_club_from_home_its_invite_link_wall_and_table(
         assert ann.locator(f"[data-testid=club-{action}]").count() == 1
     assert ann.locator("[data-testid=club-board] li").count() == 2
     _whole(ann, f"club-owner-{size}")
+    # In the longest-worded languages too, nothing is cut.
+    for language, owner in (("de", "Inhaber"), ("hi", "मालिक")):
+        ann.select_option("#lang-select", language)
+        ann.locator("[data-testid=club-role]", has_text=owner).wait_for()
+        _whole(ann, f"club-owner-{language}-{size}")
+    ann.select_option("#lang-select", "en")
     ann.click("[data-testid=club-promote]")
     ann.locator(".club-role-admin").wait_for()
 
