@@ -7,7 +7,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..tables.chat import CHAT_LENGTH
+from ..errors import TableError
+from ..tables.chat import check_line
 from ..tables.model import OPTION_KEYS, unshown
 from ..tables.settings import SETTING_KEYS
 from .errors import ClubCode, ClubError
@@ -97,13 +98,12 @@ def check_club_name(name: object) -> str:
 
 
 def check_chat_text(text: object) -> str:
-    """A chat wall line: the limits of a table's chat line (tables/chat.py)."""
-    if not isinstance(text, str):
-        raise ClubError(ClubCode.BAD_CHAT, "a chat line is text")
-    clean = text.strip()
-    if not clean or len(clean) > CHAT_LENGTH:
-        raise ClubError(ClubCode.BAD_CHAT, f"a chat line has 1 to {CHAT_LENGTH} characters")
-    refused = unshown(clean)
-    if refused is not None:
-        raise ClubError(ClubCode.BAD_CHAT, f"a chat line has {refused}")
+    """A chat wall line, checked as a table's chat line is (tables/chat.py)."""
+    if text is None:
+        raise ClubError(ClubCode.BAD_CHAT, "a chat line has text")
+    try:
+        clean, _ = check_line({"text": text})
+    except TableError as error:
+        raise ClubError(ClubCode.BAD_CHAT, error.message) from None
+    assert clean is not None
     return clean

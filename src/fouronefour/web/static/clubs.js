@@ -7,7 +7,7 @@
 
 import * as i18n from "./i18n.js";
 import { t } from "./i18n.js";
-import { ApiError, csrfToken } from "./net.js";
+import { ApiError, request } from "./net.js";
 import { $, button, el, showScreen } from "./dom.js";
 import { storage } from "./storage.js";
 import { currentProfile, drawAvatar, loadMe } from "./profile.js";
@@ -19,23 +19,8 @@ let shown = null; // the club page's data while it is shown
 let chatTimer = null;
 let pendingInvite = null; // the invite of the /c/join page shown
 
-/** The club API: the session is the HttpOnly cookie; every change sends the CSRF header. */
-async function call(method, path, body) {
-  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
-  if (method !== "GET") headers["X-CSRF-Token"] = csrfToken() || "";
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
-  }
-  if (!response.ok) {
-    const error = (data && data.error) || {};
-    throw new ApiError(error.code || `http_${response.status}`, error.message || response.statusText, error.retry_after_ms ?? null);
-  }
-  return data;
-}
+/** The club API (net.js): the session is the HttpOnly cookie; changes send the CSRF header. */
+const call = (method, path, body) => request(method, path, body);
 
 const clubPath = (id) => `/api/clubs/${encodeURIComponent(id)}`;
 

@@ -45,7 +45,7 @@ export function csrfToken() {
   return null;
 }
 
-async function request(method, path, body, code = null, { headers: more = {}, asText = false } = {}) {
+export async function request(method, path, body, code = null, { headers: more = {}, asText = false } = {}) {
   const headers = body === undefined ? { ...more } : { ...more, "Content-Type": "application/json" };
   // Every state-changing call proves it comes from this page; the players' routes refuse
   // one without it (403 bad_csrf), the tables' routes ignore it.
