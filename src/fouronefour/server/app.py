@@ -29,6 +29,7 @@ from .routes.clubs import clubs_router
 from .routes.config import config_router
 from .routes.lessons import lesson_router
 from .routes.players import players_router
+from .routes.push import push_router
 from .routes.replays import replays_router
 from .routes.sockets import sockets_router
 from .routes.state import ServerState
@@ -82,6 +83,9 @@ def lifespan(
         runner = state.bots or ExecutorBotRunner(loop, processes=config.bot_processes)
         await registry.start(AsyncioScheduler(loop), runner)
         state.analyst.start()
+        # Web Push: the VAPID keys read, or made and kept on the first start (push/).
+        if state.push is not None and (sender := await state.push.start()) is not None:
+            state.notifier = sender
         tasks = []
         broker = state.backends.broker
         if broker is not None:
@@ -113,6 +117,8 @@ def lifespan(
                 await relay.shutdown()
                 await relay_server.shutdown()
             await state.analyst.shutdown()
+            if state.push is not None:
+                await state.push.close()
             runner.close()
             await state.backends.close()
 
@@ -147,6 +153,7 @@ def create_app(
         analysis_router(state),
         sockets_router(state),
         clubs_router(state),
+        push_router(state),
     ):
         app.include_router(router)
     return app

@@ -199,6 +199,13 @@ FLAGS: tuple[Flag, ...] = (
         "keep_replay_days",
     ),
     Flag(
+        "--push-contact",
+        "how push services reach this server's operator, signed into every Web Push "
+        "notice (a mailto: or https: URL; default %(default)s)",
+        str,
+        "push_contact",
+    ),
+    Flag(
         "--request-timeout",
         "seconds a client has to send a whole HTTP request, or a WebSocket its hello, "
         "before the connection is closed (default %(default)s)",

@@ -78,6 +78,11 @@ class ServerConfig:
     #: (retention.py).
     keep_days: float = 30.0
     keep_replay_days: float = 0.0
+    #: Web Push (docs/push.md): how a push service reaches the operator (VAPID ``sub``: a
+    #: mailto: or https: URL); whether subscriptions may name a push service on a private
+    #: network (loopback, 10/8...: one run beside the server, as the tests' own).
+    push_contact: str = "mailto:webmaster@localhost"
+    push_private_endpoints: bool = False
     #: Freeze the objects alive every this many seconds, collect everything every
     #: ``gc_full_seconds``: short collector pauses behind thousands of sockets (collector.py).
     gc_freeze_seconds: float = 10.0

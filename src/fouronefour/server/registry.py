@@ -22,7 +22,7 @@ from .sockets.admission import Admission
 from .storage import CodeTaken, Ownership, Storage, StorageError, ownership_of
 from .tables.fanout import Fanout
 from .tables.model import OPTION_KEYS
-from .tables.services import TableServices
+from .tables.services import TableServices, TurnWatcher
 from .tables.settings import SETTING_KEYS, TableSettings
 from .tables.table import Table, TableOptions
 
@@ -122,6 +122,8 @@ class TableRegistry:
         self._seeds = seed_stream(config.seed)
         #: Analyses the rounds of this process's tables as they end (set by the app).
         self.analyst: Analyst | None = None
+        #: Told when a turn falls to a seated profile (push/turns.py: "your turn").
+        self.turns: TurnWatcher | None = None
         #: The server is stopping (:meth:`stop`).
         self.stopping = False
 
@@ -136,6 +138,7 @@ class TableRegistry:
             self._seeds,
             self.config.bot_delay,
             self.analyst,
+            self.turns,
         )
         self.ownership.on_lost(self.lost)
         restored = []

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from ..clubs.schema import CLUBS_STEP
+from ..push.store import PUSH_STEP
 from ..storage.postgres import migrate_in_place
 from ..storage.values import StorageError
 from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
@@ -76,6 +77,7 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     TALLIES_STEP,
     CLUBS_STEP,
+    PUSH_STEP,
 )
 
 

@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, TypeVar
 
 from ..clubs.schema import CLUBS_STEP
+from ..push.store import PUSH_STEP
 from ..storage.values import StorageError
 from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
 
@@ -72,6 +73,7 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     TALLIES_STEP,
     CLUBS_STEP,
+    PUSH_STEP,
 )
 
 

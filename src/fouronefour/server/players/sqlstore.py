@@ -516,6 +516,9 @@ class SqlPlayerStore:
         await conn.execute("DELETE FROM player_sessions WHERE profile_id = ?", profile_id)
         await conn.execute("DELETE FROM player_device_codes WHERE profile_id = ?", profile_id)
         await conn.execute("DELETE FROM player_passkeys WHERE profile_id = ?", profile_id)
+        # Its devices subscribed to Web Push and its choices of notices (push/store.py).
+        await conn.execute("DELETE FROM push_subscriptions WHERE profile_id = ?", profile_id)
+        await conn.execute("DELETE FROM push_settings WHERE profile_id = ?", profile_id)
         # The matches stay (they are the other players' too), without the name it had.
         await conn.execute(
             "UPDATE player_match_seats SET name = NULL WHERE profile_id = ?", profile_id

@@ -17,7 +17,11 @@ from ..config import ServerConfig
 from ..errors import ErrorCode, TableError
 from ..notify import Notifier, Silent
 from ..players.service import Players
+from ..players.sqlstore import SqlPlayerStore
 from ..players.throttle import LocalThrottle, SharedThrottle, Throttle
+from ..push.service import PushService
+from ..push.store import PushStore
+from ..push.turns import TurnNotices
 from ..registry import Elsewhere, TableRegistry
 from ..sockets.admission import Admission
 from ..sockets.outbox import Sender
@@ -63,10 +67,12 @@ class ServerState:
     #: name a table carry its owner's, so that a load balancer routing ``/ws/CODE?node=``
     #: by it sends the table's sockets to their owner (docs/hosting.md, section 4).
     node: str | None = None
-    #: Who tells a player who is not looking (Web Push when configured: notify.py).
+    #: Who tells a player who is not looking (Web Push once started: notify.py, push/).
     notifier: Notifier = field(default_factory=Silent)
     #: Clubs: members, roles, their table link, leaderboard and chat wall (clubs/).
     clubs: Clubs = field(init=False)
+    #: Web Push: the server's keys, the profiles' devices and choices (push/).
+    push: PushService | None = None
 
     @property
     def storage(self) -> Storage:
@@ -146,8 +152,18 @@ class ServerState:
         state.players.keepers.append(state.clubs)
         # (The club's table link seats a member at the table's owner, here or relayed.)
         state.operations[CLUB_SEAT] = club_seat
+        state._push()
         state._relay()
         return state
+
+    def _push(self) -> None:
+        """Web Push over the players' database; "your turn" told to the seats not looking."""
+        store = self.backends.players
+        if not isinstance(store, SqlPlayerStore):
+            raise TypeError("Web Push keeps its rows in the players' SQL database")
+        self.push = push = PushService(PushStore(store.db), store, self.config)
+        self.players.keepers.append(push)
+        self.registry.turns = TurnNotices(self.admission, lambda: self.notifier)
 
     def _relay(self) -> None:
         """In a cluster: the relay of requests to and from the other processes."""

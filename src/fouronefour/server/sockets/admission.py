@@ -39,6 +39,10 @@ class Admission:
         """The connections admitted at table ``code``."""
         return [c for c, held in self._held.items() if held[0] == code]
 
+    def at_seat(self, code: str, seat: int) -> list[Replaceable]:
+        """The connections admitted for ``seat`` at table ``code``."""
+        return list(self._seats.get((code, seat), ()))
+
     def spectators(self, code: str) -> int:
         return self._spectators[code]
 

@@ -47,6 +47,7 @@ CLIENT_TYPES = frozenset(
         "start",
         "play_again",
         "ping",
+        "visibility",
     }
 )
 #: Refusals of a hello that close the connection.
@@ -109,6 +110,7 @@ class Session:
         "admission",
         "fanout",
         "greeted",
+        "hidden",
         "node",
         "outlet",
         "seat",
@@ -139,6 +141,9 @@ class Session:
         #: A spectator's name and chat limit.
         self.speaker: Speaker | None = None
         self.greeted = False
+        #: The client said its page is hidden (``visibility``): a turn of its seat may be
+        #: told by Web Push (push/turns.py). Clients that never say so are looking.
+        self.hidden = False
 
     # ------------------------------------------------------------ requests
 
@@ -185,6 +190,12 @@ class Session:
                 ),
                 0,
             )
+            return
+        elif kind == "visibility":
+            hidden = data.get("hidden")
+            if not isinstance(hidden, bool):
+                raise TableError(ErrorCode.BAD_MESSAGE, "hidden is true or false")
+            self.hidden = hidden  # (no answer: nothing of the table changed)
             return
         elif kind == "chat":
             speaker = self.speaker

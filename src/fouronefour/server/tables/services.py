@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..background.analyst import Analyst
 from ..background.botrunner import BotRunner
 from ..clock import Scheduler
 from ..storage import Storage
 from .fanout import Fanout
+
+
+class TurnWatcher(Protocol):
+    def turn(self, code: str, seat: int, profile: str, turn: tuple[int, int]) -> None:
+        """A turn fell to ``seat``, held by signed-in ``profile``: ``turn`` is the match's
+        number and its decisions taken so far (the same pair: the same turn, again)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,3 +34,5 @@ class TableServices:
     bot_delay: float = 0.8
     #: Analyses the rounds that end (analysis.py); None: none are.
     analyst: Analyst | None = None
+    #: Told when a turn falls to a signed-in player (Web Push's "your turn"); None: nobody.
+    turns: TurnWatcher | None = None

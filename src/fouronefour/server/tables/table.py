@@ -654,7 +654,17 @@ class Table:
         self._history.append(update)
         self._fanout.publish(self.code, update)
         self._arm(prompts)
+        if new_prompts and self.deadline is not None and turn_seat is not None:
+            self._turn_fell(turn_seat)
         return update
+
+    def _turn_fell(self, seat: int) -> None:
+        """A player's turn began (its clock runs): the server may tell them if they are not
+        looking (push/turns.py)."""
+        profile = self.seats[seat].profile
+        watcher = self.services.turns
+        if watcher is not None and profile is not None:
+            watcher.turn(self.code, seat, profile, (self.match_number, self.move_count))
 
     def write(self, extra: ChangeExtra) -> None:
         """Write something nobody is shown (a handoff's secret hash): no new version, but
