@@ -1,0 +1,19 @@
+"""A local push service over TLS for every push test; the server's sender trusts its
+certificate (requests reads ``REQUESTS_CA_BUNDLE``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .pushservice import PushService, RunningPushService
+
+
+@pytest.fixture
+def push_service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PushService]:
+    running = RunningPushService(tmp_path)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(running.service.cert))
+    yield running.service
+    running.close()
