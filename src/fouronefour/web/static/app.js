@@ -22,6 +22,7 @@ import { announceChange } from "./announce.js";
 import { alertChange, initAlerts, setBaseTitle } from "./alerts.js";
 import { animateChange } from "./motion.js";
 import { initSettings } from "./settings.js";
+import { initPush } from "./push.js";
 import { applyChatConfig, chatChange, initChat, retranslateChat } from "./chat.js";
 import { initRoundEnd } from "./roundend.js";
 import { initMyAnalysis } from "./myanalysis.js";
@@ -296,6 +297,7 @@ async function main() {
     history.replaceState(null, "", path);
     route();
   });
+  initPush();
   // This browser's profile (a guest made on the first visit): the top bar shows it.
   const meLoaded = loadMe();
   onChange((previous, next, message) => {

@@ -163,10 +163,21 @@ export class TableConnection {
     this.held = []; // requests refused for the rate limit (or queued behind one), in order
     this.holdTimer = null;
     this.greeted = false; // welcomed on this socket: a later too_many_connections means replaced
+    // A seat's page tells the server when it is out of sight, so that its turn may come as a
+    // notification (docs/protocol.md, "Visibility"; docs/push.md).
+    this.onVisibility = () => this.tellVisibility(false);
+  }
+
+  /** Say whether the page is hidden (a player's socket only; `welcomed`: said at once when
+   * hidden, else only a change is worth a message). */
+  tellVisibility(welcomed) {
+    if (!this.token || !this.greeted || (welcomed && !document.hidden)) return;
+    this.sendRaw({ type: "visibility", hidden: document.hidden });
   }
 
   open() {
     this.closedForGood = false;
+    document.addEventListener("visibilitychange", this.onVisibility); // (once: the same function)
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const node = nodes.get(this.code);
     this.askedNode = node || null;
@@ -210,6 +221,7 @@ export class TableConnection {
   /** Close for good (leaving the table, or switching to a seat token). */
   close() {
     this.closedForGood = true;
+    document.removeEventListener("visibilitychange", this.onVisibility);
     clearInterval(this.pingTimer);
     this.dropHeld();
     if (this.socket) this.socket.close();
@@ -249,6 +261,7 @@ export class TableConnection {
         this.moved = false;
         this.greeted = true;
         this.handlers.onWelcome?.(message);
+        this.tellVisibility(true);
         break;
       case "snapshot":
         this.version = message.v;

@@ -14,6 +14,7 @@ import { api, ApiError } from "./net.js";
 import { $, el, showScreen } from "./dom.js";
 import { openMatchReplay } from "./replay.js";
 import { showError, toast } from "./toast.js";
+import { paintPush } from "./push.js";
 
 /** The built-in avatars (docs/players.md, "Avatar"); the client draws them. */
 export const AVATARS = {
@@ -473,6 +474,7 @@ function paintAccount() {
   $("signout").hidden = !me.claimed;
   $("signout-guest-note").hidden = me.claimed;
   loadDevices();
+  paintPush();
   const passkeys = passkeysPossible();
   $("passkey-add").hidden = !passkeys;
   $("passkey-signin").hidden = !passkeys;
