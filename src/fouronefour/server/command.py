@@ -260,6 +260,13 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(**settings, hello_timeout=args.request_timeout)
 
 
+def contact_valid(contact: str) -> bool:
+    """Whether push services will take ``contact`` as the VAPID ``sub`` (RFC 8292)."""
+    if contact.startswith("mailto:"):
+        return "@" in contact and " " not in contact and len(contact) <= 200
+    return contact.startswith("https://") and " " not in contact and len(contact) <= 200
+
+
 def settings_problem(config: ServerConfig) -> str | None:
     """What makes the settings unusable (one line), or None."""
     turn_low, turn_high = TURN_SECONDS_RANGE
@@ -301,6 +308,10 @@ def settings_problem(config: ServerConfig) -> str | None:
             and config.analysis_queue >= 1,
             "--analysis-processes must be 0 or more, --analysis-worlds at least 2 and "
             "--analysis-queue at least 1",
+        ),
+        (
+            contact_valid(config.push_contact),
+            "--push-contact must be a mailto: address or an https:// URL",
         ),
     )
     # (NaN passes no check: every comparison with it is false)
