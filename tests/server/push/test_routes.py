@@ -5,11 +5,15 @@ wants, its export and deletion."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from ... import sandbox
+from ...server_faults.test_storage import _make_read_only as make_read_only
+from ...server_faults.test_storage import _make_writable as make_writable
 from ..conftest import ThreadServer
 from .pushservice import PushService
 
@@ -134,3 +138,31 @@ def test_subscription_changes_are_throttled_per_profile(
     ]
     assert answers[:20] == [201] * 20 and 429 in answers[20:]
     assert len(client.get("/api/me/push").json()["endpoints"]) == 10
+
+
+def test_a_read_only_database_starts_without_notices(
+    make_server: MakeServer, tmp_path: Path
+) -> None:
+    """Profiles need a database they can write (players/); without them there is nobody to
+    notify: the server starts all the same, says so, and sends nothing."""
+    first = make_server(db=str(tmp_path / "kept.db"))
+    assert httpx.get(f"{first.url}/api/push/key").status_code == 200
+    first.__exit__()
+    make_read_only(tmp_path / "kept.db")
+    try:
+        again = make_server(db=str(tmp_path / "kept.db"))
+        refused = httpx.get(f"{again.url}/api/push/key")
+        assert refused.status_code == 503 and error(refused) == "push_unavailable"
+        assert httpx.get(f"{again.url}/api/health").status_code == 200
+        again.__exit__()
+    finally:
+        make_writable(tmp_path / "kept.db")
+
+
+def test_the_processes_of_a_cluster_sign_with_one_key(
+    make_server: MakeServer, postgres: sandbox.LocalPostgres
+) -> None:
+    url = postgres.new_database()
+    first, second = make_server(db=url), make_server(db=url)
+    keys = {httpx.get(f"{s.url}/api/push/key").json()["key"] for s in (first, second)}
+    assert len(keys) == 1

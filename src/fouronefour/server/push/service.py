@@ -4,6 +4,7 @@ when the server starts, and the sender that is the server's notifier from then o
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any
 
 from ..config import ServerConfig
@@ -41,7 +42,8 @@ class PushService:
         sender. None (and a log line) if the database cannot keep them."""
         try:
             self.keys = await self.store.keys()
-        except StorageError as error:
+        except (StorageError, sqlite3.Error, OSError) as error:
+            # (A read-only file or a database away: the tables are served all the same.)
             log.warning("Web Push is off (no VAPID keys): %s", error)
             return None
         self.sender = WebPush(self.store, self.keys, self.contact, self._language_of)
