@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from ..clubs.schema import CLUBS_STEP
-from ..push.store import PUSH_STEP
+from ..push.schema import PUSH_STEP
 from ..storage.postgres import migrate_in_place
 from ..storage.values import StorageError
 from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore

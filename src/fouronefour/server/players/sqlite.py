@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, TypeVar
 
 from ..clubs.schema import CLUBS_STEP
-from ..push.store import PUSH_STEP
+from ..push.schema import PUSH_STEP
 from ..storage.values import StorageError
 from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
 

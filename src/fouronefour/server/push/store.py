@@ -1,6 +1,7 @@
 """Web Push's rows in the players' database (a :class:`~..players.sqlstore.Db`: SQLite's
 file or the cluster's PostgreSQL): the server's VAPID keys, each profile's subscribed
-devices and the kinds of notice it switched off. The same SQL runs on both.
+devices and the kinds of notice it switched off (the tables: schema.py). The same SQL runs
+on both.
 """
 
 from __future__ import annotations
@@ -14,22 +15,6 @@ from .subscriptions import MAX_PER_PROFILE, Subscription
 from .vapid import VapidKeys
 
 R = TypeVar("R")
-
-#: Web Push's tables: a step of both players' MIGRATIONS (players/sqlite.py, postgres.py).
-#: ``push_keys`` has one row (id 1); a subscription's endpoint is the device's, so a device
-#: subscribed by another profile since (a sign-in on a shared browser) is that profile's.
-PUSH_STEP = """
-CREATE TABLE push_keys (
-    id INTEGER PRIMARY KEY, private_key TEXT NOT NULL, public_key TEXT NOT NULL,
-    created_at BIGINT NOT NULL);
-CREATE TABLE push_subscriptions (
-    endpoint TEXT PRIMARY KEY, profile_id TEXT NOT NULL, p256dh TEXT NOT NULL,
-    auth TEXT NOT NULL, created_at BIGINT NOT NULL);
-CREATE INDEX push_subscriptions_profile ON push_subscriptions (profile_id, created_at);
-CREATE TABLE push_settings (
-    profile_id TEXT NOT NULL, kind TEXT NOT NULL, enabled INTEGER NOT NULL,
-    PRIMARY KEY (profile_id, kind));
-"""
 
 
 class PushStore:
