@@ -48,7 +48,7 @@ def _worker(page: Any) -> Any:
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_the_panel_asks_for_permission_only_on_the_players_click(
-    server_url: str, new_page: Any, width: int, height: int
+    server_url: str, new_page: Any, axe_problems: Any, width: int, height: int
 ) -> None:
     page = new_page("account", width, height)
     page.add_init_script(COUNT_ASKS)
@@ -66,6 +66,7 @@ def test_the_panel_asks_for_permission_only_on_the_players_click(
     SHOTS.mkdir(parents=True, exist_ok=True)
     panel.screenshot(path=str(SHOTS / f"panel-{width}x{height}.png"))
     assert not page.evaluate(CUT)
+    assert not axe_problems(page)
     # A kind switched off is the profile's: it stays off when the page comes back.
     page.click("[data-testid=push-kind-turn]")
     page.wait_for_function(
