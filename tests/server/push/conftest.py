@@ -1,5 +1,5 @@
 """A local push service over TLS for every push test; the server's sender trusts its
-certificate (requests reads ``REQUESTS_CA_BUNDLE``)."""
+certificate (its TLS context is made when it starts: ``SSL_CERT_FILE`` names it)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,6 @@ from .pushservice import PushService, RunningPushService
 @pytest.fixture
 def push_service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PushService]:
     running = RunningPushService(tmp_path)
-    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(running.service.cert))
+    monkeypatch.setenv("SSL_CERT_FILE", str(running.service.cert))
     yield running.service
     running.close()

@@ -175,6 +175,8 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
 
 class _Handler(http.server.BaseHTTPRequestHandler):
     service: PushService
+    #: Connections kept open between posts, as a push service keeps them.
+    protocol_version = "HTTP/1.1"
 
     def do_POST(self) -> None:
         length = int(self.headers.get("content-length", "0"))

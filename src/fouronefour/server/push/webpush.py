@@ -3,42 +3,44 @@ their push services (RFC 8030), with ``pywebpush``: the payload encrypted for ea
 (RFC 8291, aes128gcm) and signed with the server's VAPID key (RFC 8292).
 
 Sending never holds up the event loop: :meth:`WebPush.notify` reads what it needs from the
-database, puts one delivery a device in a bounded queue and returns; a few tasks take them
-and post each from a thread of their own (``requests``, with connect and read timeouts). A
-full queue drops what does not fit (a notice is worth little late). A device whose push
-service answers 404 or 410 is gone: its subscription is forgotten.
+database, puts one delivery a device in a bounded queue and returns; two tasks take them in
+batches and hand each batch to a worker process (posting.py), which encrypts, signs and
+posts them, 16 at a time, with connect and read timeouts, and answers their statuses.
+(Sender threads in this process were measured first: their Python work holds the
+interpreter's lock, and the loop ran 20 to 30 ms late while they sent; an async client on
+this loop took the loop whole during a burst: bench/push.py.) A full queue drops what does
+not fit (a notice is worth little late). A device whose push service answers 404 or 410
+is gone: its subscription is forgotten.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import concurrent.futures
 import hashlib
 import logging
-import threading
+import multiprocessing
+import os
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures.process import BrokenProcessPool
 
 import orjson
-import requests
-from pywebpush import WebPushException, webpush
 
 from ..notify import Notice, NoticeKind
+from .posting import Delivery, post_batch, start_worker
 from .store import PushStore
-from .subscriptions import Subscription
 from .vapid import VapidKeys
 from .words import words
 
 log = logging.getLogger(__name__)
 
-#: Deliveries waiting for a thread; more are dropped.
+#: Deliveries waiting to be posted; more are dropped.
 QUEUE = 1000
-#: Posts at once (each a thread, waiting on the network).
-SENDERS = 4
-#: Seconds to connect to a push service, and to wait for each read of its answer.
-TIMEOUT = (5.0, 10.0)
+#: Batches in the worker processes at once (each a process), and a batch's most deliveries.
+SENDERS = 2
+BATCH = 64
 #: How long a push service keeps a notice for a device that is off (seconds): a turn is
 #: over soon; an invite holds a while; a club's event is announced for its start.
 TTL: dict[NoticeKind, int] = {"turn": 300, "invite": 900, "club_event": 3600}
@@ -47,16 +49,6 @@ URGENCY: dict[NoticeKind, str] = {"turn": "high", "invite": "high", "club_event"
 GONE = frozenset({404, 410})
 #: At most one log line this often about dropped or failed deliveries.
 LOG_SECONDS = 60.0
-
-
-@dataclass(frozen=True, slots=True)
-class Delivery:
-    subscription: Subscription
-    payload: str
-    ttl: int
-    urgency: str
-    #: Replaces a notice with the same topic still waiting at the push service.
-    topic: str | None
 
 
 def topic_of(tag: str) -> str | None:
@@ -78,20 +70,18 @@ class WebPush:
         *,
         queue: int = QUEUE,
         senders: int = SENDERS,
-        timeout: tuple[float, float] = TIMEOUT,
     ) -> None:
         self.store = store
+        keys.signer()  # (keys that do not belong together are refused here, not in a worker)
+        self._keys = keys
         self.public_key = keys.public
-        self._signer = keys.signer()
         #: The VAPID ``sub``: how a push service reaches the server's operator.
         self.contact = contact
         #: A live profile's language, None for a profile deleted or unknown.
         self._language_of = language_of
-        self._timeout = timeout
         self._queue: asyncio.Queue[Delivery] = asyncio.Queue(queue)
         self._senders = senders
-        self._pool = ThreadPoolExecutor(senders, thread_name_prefix="webpush")
-        self._sessions = threading.local()
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._tasks: list[asyncio.Task[None]] = []
         #: What happened to the deliveries: posted and accepted, refused or failed,
         #: dropped for want of room, subscriptions forgotten.
@@ -105,7 +95,20 @@ class WebPush:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _workers(self) -> concurrent.futures.ProcessPoolExecutor:
+        """The worker processes, started at the first notice (they end with the server,
+        however it ends: background/workers.py)."""
+        if self._pool is None:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self._senders,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=start_worker,
+                initargs=(os.getpid(), self._keys.private, self._keys.public, self.contact),
+            )
+        return self._pool
 
     async def drain(self) -> None:
         """Until every delivery queued so far is done (posted, and forgotten if gone)."""
@@ -147,50 +150,33 @@ class WebPush:
     async def _send_loop(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            delivery = await self._queue.get()
+            batch = [await self._queue.get()]
+            while len(batch) < BATCH and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
             try:
-                status = await loop.run_in_executor(self._pool, self._post, delivery)
-                if status in GONE:
-                    await self.store.forget(
-                        delivery.subscription.endpoint, delivery.subscription.p256dh
-                    )
-                    self.forgotten += 1
-                elif 200 <= status < 300:
-                    self.sent += 1
-                else:
-                    self.failed += 1
-                    self._note("a push service refused a notice (%s)", status or "no answer")
-            except Exception:  # (a database away, a thread pool shut: the next one may work)
-                self.failed += 1
-                log.exception("a notice could not be sent")
+                statuses = await loop.run_in_executor(self._workers(), post_batch, batch)
+                for delivery, status in zip(batch, statuses, strict=True):
+                    await self._done(delivery, status)
+            except BrokenProcessPool:  # (a worker killed: the next batch starts a new one)
+                self._pool = None
+                self.failed += len(batch)
+                log.warning("the push worker process ended: %d notices not sent", len(batch))
+            except Exception:  # (a database away: the next batch may do)
+                self.failed += len(batch)
+                log.exception("notices could not be sent")
             finally:
-                self._queue.task_done()
+                for _ in batch:
+                    self._queue.task_done()
 
-    def _post(self, delivery: Delivery) -> int:
-        """Post one delivery (on a sender thread); the push service's status, 0 for none."""
-        session = getattr(self._sessions, "session", None)
-        if session is None:
-            session = self._sessions.session = requests.Session()
-        headers: dict[str, str | int | float] = {"Urgency": delivery.urgency}
-        if delivery.topic is not None:
-            headers["Topic"] = delivery.topic
-        try:
-            response = webpush(
-                delivery.subscription.info(),
-                data=delivery.payload,
-                vapid_private_key=self._signer,
-                # (A new dict each time: pywebpush writes the audience and expiry into it.)
-                vapid_claims={"sub": self.contact},
-                ttl=delivery.ttl,
-                timeout=self._timeout,  # (requests takes a pair: connect, read)
-                headers=headers,
-                requests_session=session,
-            )
-        except WebPushException as error:
-            return error.status_code or 0
-        except requests.RequestException:
-            return 0
-        return response.status_code if isinstance(response, requests.Response) else 0
+    async def _done(self, delivery: Delivery, status: int) -> None:
+        if status in GONE:
+            await self.store.forget(delivery.subscription.endpoint, delivery.subscription.p256dh)
+            self.forgotten += 1
+        elif 200 <= status < 300:
+            self.sent += 1
+        else:
+            self.failed += 1
+            self._note("a push service refused a notice (%s)", status or "no answer")
 
     def _note(self, message: str, *args: object) -> None:
         now = time.monotonic()
