@@ -218,3 +218,18 @@ def test_a_hidden_table_page_tells_its_socket(server_url: str, new_page: Any) ->
     sent = [json.loads(m) for m in page.evaluate("window.__sent")]
     said = [m["hidden"] for m in sent if m["type"] == "visibility"]
     assert said == [True, False]
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "hi-IN"])
+def test_the_panel_fits_a_phone_in_longer_languages(
+    server_url: str, new_page: Any, locale: str
+) -> None:
+    page = new_page(f"account-{locale}", 390, 844, locale=locale)
+    _open(page, f"{server_url}/#me/account")
+    panel = page.locator("[data-testid=push-panel]")
+    panel.scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('#push-status').textContent !== ''")
+    assert page.locator("[data-testid=push-enable]").text_content() != "push_enable"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    panel.screenshot(path=str(SHOTS / f"panel-{locale}.png"))
+    assert not page.evaluate(CUT)
