@@ -4,6 +4,8 @@ signature and decrypts every payload with the device's own private key."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -185,3 +187,26 @@ def test_a_full_queue_drops_and_a_slow_push_service_never_holds_the_loop(
         assert webpush.sent == 4
 
     run(tmp_path, scenario, queue=4, senders=1)
+
+
+def test_a_worker_killed_is_replaced_by_the_next_batch(
+    tmp_path: Path, push_service: PushService
+) -> None:
+    async def scenario(players: Players, store: PushStore, webpush: WebPush) -> None:
+        ann = (await players.start_guest(None)).profile
+        _, subscription = push_service.device()
+        await store.subscribe(ann.id, check_subscription(subscription, private_hosts=True), 1)
+        assert await webpush.notify(ann.id, invite()) == 1
+        await webpush.drain()
+        assert webpush.sent == 1
+        pool = webpush._pool
+        assert pool is not None
+        for process in list(pool._processes.values()):  # (the out-of-memory killer, say)
+            os.kill(process.pid, signal.SIGKILL)
+        await asyncio.sleep(0.5)
+        for _ in range(2):  # (the first may meet the broken pool)
+            await webpush.notify(ann.id, invite())
+            await webpush.drain()
+        assert webpush.sent >= 2 and webpush._pool is not pool
+
+    run(tmp_path, scenario)
