@@ -15,6 +15,7 @@ from fouronefour.server.notify import Notice
 from fouronefour.server.push.turns import TurnNotices
 from fouronefour.server.sockets.admission import Admission
 
+from ... import sandbox
 from ..conftest import Client, ThreadServer
 from ..test_protocol import hello
 from .pushservice import PushService
@@ -152,3 +153,31 @@ def test_one_turn_is_told_once() -> None:
 
     asyncio.run(scenario())
     assert [(p, n.url, n.tag) for p, n in told] == [("ann", "/t/ABCD", "turn-ABCD")] * 3
+
+
+def test_a_seat_relayed_through_another_process_is_told_by_the_tables_owner(
+    make_server: MakeServer,
+    push_service: PushService,
+    postgres: sandbox.LocalPostgres,
+    redis_server: sandbox.LocalRedis,
+) -> None:
+    """A cluster: the page's socket reaches a process that does not own the table and is
+    relayed to the owner, where its ``visibility`` is kept and the turn is told."""
+    url = postgres.new_database()
+    settings = {"db": url, "broker": redis_server.url, "push_private_endpoints": True}
+    owner, other = make_server(**settings), make_server(**settings)
+    _, code, token = signed_in_table(owner, push_service)
+
+    async def scenario() -> None:
+        client, _ = await hello(other.url, code, token)
+        await client.send({"type": "visibility", "hidden": True})
+        await start(client)
+        await next_turn(client)
+        # (Relayed: the other process holds the socket, not the table.)
+        assert code in owner.app.state.server.registry.tables
+        assert code not in other.app.state.server.registry.tables
+        notices = await asyncio.to_thread(push_service.wait, 1)
+        assert notices[0].payload["url"] == f"/t/{code}"
+        await client.close()
+
+    asyncio.run(asyncio.wait_for(scenario(), 60))
