@@ -4,25 +4,13 @@
 // profile. The service worker (sw.js) shows what arrives.
 
 import { t } from "./i18n.js";
-import { ApiError, csrfToken } from "./net.js";
+import { ApiError, request } from "./net.js";
 import { $ } from "./dom.js";
 import { showError, toast } from "./toast.js";
 
 const KINDS = ["invite", "turn", "club_event"];
 let state = { available: false, settings: null, endpoints: [] };
 let busy = false;
-
-async function call(method, path, body) {
-  const headers = { "X-CSRF-Token": csrfToken() || "" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = (data && data.error) || {};
-    throw new ApiError(error.code || `http_${response.status}`, error.message || response.statusText);
-  }
-  return data;
-}
 
 /** Whether this browser can receive Web Push at all (a secure context with a worker). */
 export function pushSupported() {
@@ -66,7 +54,7 @@ async function paint() {
 /** Read the profile's choices and devices again, and show them (the account page). */
 export async function paintPush() {
   try {
-    state = await call("GET", "/api/me/push");
+    state = await request("GET", "/api/me/push");
   } catch (error) {
     state = { available: false, settings: null, endpoints: [] };
     if (!(error instanceof ApiError && error.code === "no_session")) showError(error);
@@ -76,7 +64,7 @@ export async function paintPush() {
   const subscription = state.available ? await currentSubscription() : null;
   if (subscription && Notification.permission === "granted" && !state.endpoints.includes(subscription.endpoint)) {
     try {
-      await call("POST", "/api/me/push/subscriptions", subscription.toJSON());
+      await request("POST", "/api/me/push/subscriptions", subscription.toJSON());
       state.endpoints.push(subscription.endpoint);
     } catch {
       // (shown as off: the player may turn it on again)
@@ -92,7 +80,7 @@ async function turnOn() {
     // The browser's question, asked because the player clicked: never before.
     const permission = await Notification.requestPermission();
     if (permission !== "granted") return;
-    const { key } = await call("GET", "/api/push/key");
+    const { key } = await request("GET", "/api/push/key");
     const registration = await navigator.serviceWorker.register("/sw.js");
     await navigator.serviceWorker.ready;
     let subscription = await registration.pushManager.getSubscription();
@@ -106,7 +94,7 @@ async function turnOn() {
       }
     }
     subscription ||= await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
-    await call("POST", "/api/me/push/subscriptions", subscription.toJSON());
+    await request("POST", "/api/me/push/subscriptions", subscription.toJSON());
     state.endpoints.push(subscription.endpoint);
   } catch (error) {
     if (error instanceof ApiError) showError(error);
@@ -125,7 +113,7 @@ async function turnOff() {
     if (subscription) {
       const endpoint = subscription.endpoint;
       await subscription.unsubscribe();
-      await call("DELETE", "/api/me/push/subscriptions", { endpoint });
+      await request("DELETE", "/api/me/push/subscriptions", { endpoint });
       state.endpoints = state.endpoints.filter((one) => one !== endpoint);
     }
   } catch (error) {
@@ -138,7 +126,7 @@ async function turnOff() {
 
 async function switchKind(kind, wanted) {
   try {
-    const answer = await call("PATCH", "/api/me/push/settings", { [kind]: wanted });
+    const answer = await request("PATCH", "/api/me/push/settings", { [kind]: wanted });
     state.settings = answer.settings;
   } catch (error) {
     showError(error);
