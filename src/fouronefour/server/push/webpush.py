@@ -153,15 +153,17 @@ class WebPush:
             batch = [await self._queue.get()]
             while len(batch) < BATCH and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
-            pool = self._workers()
+            pool = None
             try:
+                pool = self._workers()
                 statuses = await loop.run_in_executor(pool, post_batch, batch)
                 for delivery, status in zip(batch, statuses, strict=True):
                     await self._done(delivery, status)
             except BrokenProcessPool:  # (a worker killed: the next batch starts a new one)
-                if self._pool is pool:  # (not one the other sender started since)
-                    self._pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
+                if pool is not None:
+                    if self._pool is pool:  # (not one the other sender started since)
+                        self._pool = None
+                    pool.shutdown(wait=False, cancel_futures=True)
                 self.failed += len(batch)
                 log.warning("the push worker process ended: %d notices not sent", len(batch))
             except Exception:  # (a database away: the next batch may do)
