@@ -211,7 +211,8 @@ class SqliteDb:
         return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, loop))
 
     @contextlib.asynccontextmanager
-    async def write(self) -> AsyncIterator[_SqliteConn]:
+    async def write(self, bulk: bool = False) -> AsyncIterator[_SqliteConn]:
+        # (``bulk`` changes nothing here: SQLite's statements have no time limit.)
         conn = self._writer
         if conn is None:
             raise StorageError("the players' database is not open")

@@ -65,8 +65,10 @@ class Db(Protocol):
 
     async def close(self) -> None: ...
 
-    def write(self) -> contextlib.AbstractAsyncContextManager[Conn]:
-        """A transaction, committed when the block ends (rolled back if it raises)."""
+    def write(self, bulk: bool = False) -> contextlib.AbstractAsyncContextManager[Conn]:
+        """A transaction, committed when the block ends (rolled back if it raises);
+        ``bulk``: an operator's pass over every profile (a recomputation), which may take
+        longer than a request's statements are allowed."""
         ...
 
     def read(self) -> contextlib.AbstractAsyncContextManager[Conn]: ...
@@ -920,7 +922,7 @@ class SqlPlayerStore:
     async def _write_ratings(self, current: dict[str, Rating]) -> None:
         """Every profile's rating as ``current`` has it (a newcomer's if absent)."""
         new = ratings.NEWCOMER
-        async with self.db.write() as conn:
+        async with self.db.write(bulk=True) as conn:
             await conn.execute(
                 "UPDATE player_profiles SET mu = ?, sigma = ?, ordinal = ?, rated_matches = 0",
                 new.mu,
@@ -939,7 +941,7 @@ class SqlPlayerStore:
         ratings were written other than by :meth:`record_match`: a bulk load, a
         recomputation)."""
         bucket = self.db.truncate.format(f"ordinal * {BUCKETS_PER_POINT}")
-        async with self.db.write() as conn:
+        async with self.db.write(bulk=True) as conn:
             await conn.execute(
                 f"UPDATE player_profiles SET board_bucket = CASE WHEN deleted = 0 AND"
                 f" rated_matches >= {PROVISIONAL_MATCHES} THEN {bucket} ELSE NULL END"
