@@ -20,6 +20,7 @@ from ..clubs.schema import CLUBS_STEP
 from ..push.schema import PUSH_STEP
 from ..storage.postgres import migrate_in_place
 from ..storage.values import StorageError
+from ..tournaments.schema import TOURNAMENTS_STEP
 from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
 
 R = TypeVar("R")
@@ -78,6 +79,7 @@ MIGRATIONS: tuple[str, ...] = (
     TALLIES_STEP,
     CLUBS_STEP,
     PUSH_STEP,
+    TOURNAMENTS_STEP,
 )
 
 

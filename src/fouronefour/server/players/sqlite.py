@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from ..clubs.schema import CLUBS_STEP
 from ..push.schema import PUSH_STEP
 from ..storage.values import StorageError
+from ..tournaments.schema import TOURNAMENTS_STEP
 from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
 
 T = TypeVar("T")
@@ -74,6 +75,7 @@ MIGRATIONS: tuple[str, ...] = (
     TALLIES_STEP,
     CLUBS_STEP,
     PUSH_STEP,
+    TOURNAMENTS_STEP,
 )
 
 
