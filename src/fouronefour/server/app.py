@@ -35,13 +35,16 @@ from .routes.sockets import sockets_router
 from .routes.state import ServerState
 from .routes.static import serve_client
 from .routes.tables import tables_router
+from .routes.tournaments import tournaments_router
 from .storage import Storage
 from .tables.fanout import Fanout
 from .tidying import keep_tidy
+from .tournaments.service import keep_running_events
 from .turns import keep_taking_turns
 
 if TYPE_CHECKING:
     from .cluster.broker import Broker
+    from .tournaments.access import ClubAccess
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +107,9 @@ def lifespan(
         tasks.append(asyncio.create_task(keep_guests_tidy(state.storage, state.players, broker)))
         # A week of each club's chat wall is kept (clubs/upkeep.py).
         tasks.append(asyncio.create_task(keep_clubs_tidy(state.clubs, state.storage, broker)))
+        # The clubs' events: pair, make and start tables, read results (tournaments/).
+        if state.tournaments is not None:
+            tasks.append(asyncio.create_task(keep_running_events(state.tournaments, broker)))
         # Old tables leave the database; their finished matches stay (retention.py).
         retention = state.backends.start_retention()
         if retention is not None and config.keep_days > 0:
@@ -130,9 +136,11 @@ def create_app(
     storage: Storage | None = None,
     fanout: Fanout | None = None,
     bots: BotRunner | None = None,
+    clubs: ClubAccess | None = None,
 ) -> FastAPI:
-    """The server application; storage, fan-out and bot runner may be replaced."""
-    state = ServerState.build(config, backends(config, storage, fanout), bots)
+    """The server application; storage, fan-out and bot runner may be replaced, and the
+    clubs' access given (the clubs' room; tests)."""
+    state = ServerState.build(config, backends(config, storage, fanout), bots, clubs)
     app = FastAPI(
         title="414", lifespan=lifespan(state), docs_url=None, redoc_url=None, openapi_url=None
     )
@@ -154,6 +162,7 @@ def create_app(
         sockets_router(state),
         clubs_router(state),
         push_router(state),
+        tournaments_router(state),
     ):
         app.include_router(router)
     return app

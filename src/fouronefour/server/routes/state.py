@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from ..cluster.shared import SharedCounts
     from ..storage.interface import OldTables
     from ..tables.table import Table
+    from ..tournaments.access import ClubAccess
+    from ..tournaments.service import Tournaments
 
 
 @dataclass(eq=False)
@@ -73,6 +75,8 @@ class ServerState:
     clubs: Clubs = field(init=False)
     #: Web Push: the server's keys, the profiles' devices and choices (push/).
     push: PushService | None = None
+    #: The clubs' events (tournaments/), over the players' database.
+    tournaments: Tournaments | None = None
 
     @property
     def storage(self) -> Storage:
@@ -89,7 +93,11 @@ class ServerState:
 
     @classmethod
     def build(
-        cls, config: ServerConfig, backends: Backends, bots: BotRunner | None = None
+        cls,
+        config: ServerConfig,
+        backends: Backends,
+        bots: BotRunner | None = None,
+        clubs: ClubAccess | None = None,
     ) -> ServerState:
         storage = backends.storage
         registry = TableRegistry(config, storage, backends.fanout, ownership=backends.ownership)
@@ -154,6 +162,7 @@ class ServerState:
         state.operations[CLUB_SEAT] = club_seat
         state._push()
         state._relay()
+        state._tournaments(clubs)
         return state
 
     def _push(self) -> None:
@@ -164,6 +173,23 @@ class ServerState:
         self.push = push = PushService(PushStore(store.db), store, self.config)
         self.players.keepers.append(push)
         self.registry.turns = TurnNotices(self.admission, lambda: self.notifier)
+
+    def _tournaments(self, clubs: ClubAccess | None) -> None:
+        """The clubs' events, in the players' SQL database (none over another store)."""
+        from ..players.sqlstore import SqlPlayerStore
+        from ..tournaments.access import NoClubs
+        from ..tournaments.service import Tournaments
+        from ..tournaments.store import EventStore
+
+        store = self.backends.players
+        if isinstance(store, SqlPlayerStore):
+            self.tournaments = Tournaments(
+                EventStore(store.db),
+                NoClubs() if clubs is None else clubs,
+                self.registry,
+                self.storage,
+                lambda: self.notifier,
+            )
 
     def _relay(self) -> None:
         """In a cluster: the relay of requests to and from the other processes."""

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ...engine.cards import FACES
-from ..errors import ErrorCode, TableError
+from ..errors import ErrorCode
 from ..tables.model import unshown
+from .errors import EventError
 
 Format = Literal["swiss", "round_robin"]
 Entry = Literal["pairs", "individuals"]
@@ -57,27 +58,27 @@ def check_event_name(name: object) -> str:
     """An event's name: user content, one line of 1 to :data:`NAME_LENGTH` characters that
     shows (the same rule as a seat's name: tables/model.py ``unshown``)."""
     if not isinstance(name, str):
-        raise TableError(ErrorCode.BAD_NAME, "an event's name must be text")
+        raise EventError(ErrorCode.BAD_NAME, "an event's name must be text")
     cleaned = name.strip()
     if not cleaned or len(cleaned) > NAME_LENGTH:
-        raise TableError(ErrorCode.BAD_NAME, f"an event's name has 1 to {NAME_LENGTH} characters")
+        raise EventError(ErrorCode.BAD_NAME, f"an event's name has 1 to {NAME_LENGTH} characters")
     refused = unshown(cleaned)
     if refused is not None:
-        raise TableError(ErrorCode.BAD_NAME, f"an event's name has {refused}")
+        raise EventError(ErrorCode.BAD_NAME, f"an event's name has {refused}")
     return cleaned
 
 
 def _whole(data: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise TableError(ErrorCode.BAD_OPTION, f"{key} must be a whole number from {low} to {high}")
+        raise EventError(ErrorCode.BAD_OPTION, f"{key} must be a whole number from {low} to {high}")
     return value
 
 
 def _one_of(data: dict[str, Any], key: str, default: str, allowed: tuple[str, ...]) -> str:
     value = data.get(key, default)
     if value not in allowed:
-        raise TableError(ErrorCode.BAD_OPTION, f"{key} must be one of {', '.join(allowed)}")
+        raise EventError(ErrorCode.BAD_OPTION, f"{key} must be one of {', '.join(allowed)}")
     return str(value)
 
 
@@ -88,7 +89,7 @@ def check_setup(data: dict[str, Any], bots: tuple[str, ...], default_bot: str) -
     """An admin's setup, every field checked (``bad_name``, ``bad_option``)."""
     unknown = set(data) - SETUP_KEYS
     if unknown:
-        raise TableError(ErrorCode.BAD_OPTION, f"no event option {sorted(unknown)[0]!r}")
+        raise EventError(ErrorCode.BAD_OPTION, f"no event option {sorted(unknown)[0]!r}")
     defaults = Setup("x", bot=default_bot)
     setup = Setup(
         name=check_event_name(data.get("name")),
