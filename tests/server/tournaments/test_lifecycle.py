@@ -1,0 +1,89 @@
+"""An event outlives its server and its players: a restart goes on where it was (the event
+is in the database), and players who sit down and then leave mid-event leave their seats
+to bots, and the event finishes."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+from fouronefour.server.tournaments.access import MemoryClubs
+from tests.server.conftest import Client
+
+from .conftest import Browser, Club, Kept, start_server
+
+
+def finished(shown: dict[str, Any]) -> bool:
+    return bool(shown["status"] == "finished")
+
+
+def test_a_restarted_server_carries_the_event_on(tmp_path: Path) -> None:
+    clubs, kept = MemoryClubs(), Kept()
+    server = start_server(tmp_path / "club.db", clubs, kept)
+    club = Club(server, clubs, kept)
+    admin = club.member("owner")
+    players = [admin, *(club.member() for _ in range(3))]
+    body = {"name": "Cup", "grace_seconds": 2, "rounds": 2, "bot": "greedy", "entry": "pairs"}
+    event = admin.post("/api/clubs/club1/events", body).json()
+    for player in players:
+        assert player.post(f"/api/events/{event['id']}/register").is_success
+    assert admin.post(f"/api/events/{event['id']}/start").is_success
+    shown = admin.get(f"/api/events/{event['id']}").json()
+    assert [t["status"] for t in shown["schedule"][0]["tables"]] == ["lobby"]
+    server.__exit__()  # (within the grace time: the table waits in its lobby)
+
+    again = start_server(tmp_path / "club.db", clubs, kept)
+    try:
+        admin.http.base_url = again.url  # type: ignore[assignment]
+        shown = Club(again, clubs, kept).until(admin, event["id"], finished)
+        assert [len(r["tables"]) for r in shown["schedule"]] == [1, 1]
+        assert all(t["status"] == "decided" for r in shown["schedule"] for t in r["tables"])
+        assert [s["played"] for s in shown["standings"]] == [2, 2]
+    finally:
+        again.__exit__()
+
+
+async def sit_and_leave(browser: Browser, url: str, code: str) -> None:
+    """Take the profile's seat at the table (as the page does), say hello, then leave."""
+    answer = browser.post(f"/api/tables/{code}/return")
+    assert answer.status_code == 200, answer.text
+    client = await Client.connect(url, code)
+    await client.send({"type": "hello", "protocol": 3, "token": answer.json()["token"]})
+    await client.until(lambda m: m.get("type") == "welcome")
+    await client.until(lambda m: m.get("type") == "update" and any(
+        e.get("type") == "match_start" for e in m.get("events", [])), timeout=10)  # fmt: skip
+    await client.close()
+
+
+def test_players_who_leave_mid_event_leave_it_to_bots_and_it_finishes(tmp_path: Path) -> None:
+    clubs, kept = MemoryClubs(), Kept()
+    # A long grace: the table starts because its four players sat down, not because it ran
+    # out; a short turn: a player who left is away after it (docs/protocol.md section 5).
+    server = start_server(tmp_path / "club.db", clubs, kept, turn_seconds=0.3)
+    try:
+        club = Club(server, clubs, kept)
+        players = [club.member("admin"), *(club.member() for _ in range(3))]
+        body = {"name": "Cup", "grace_seconds": 600, "rounds": 1, "bot": "greedy",
+                "entry": "individuals"}  # fmt: skip
+        event = players[0].post("/api/clubs/club1/events", body).json()
+        for player in players:
+            assert player.post(f"/api/events/{event['id']}/register").is_success
+        assert players[0].post(f"/api/events/{event['id']}/start").is_success
+        shown = players[0].get(f"/api/events/{event['id']}").json()
+        code = shown["schedule"][0]["tables"][0]["code"]
+
+        async def everyone() -> None:
+            await asyncio.gather(*(sit_and_leave(p, server.url, code) for p in players))
+
+        started = time.monotonic()
+        asyncio.run(everyone())
+        assert time.monotonic() - started < 30  # (never the 600 s of grace)
+        shown = club.until(players[1], event["id"], finished)
+        table = players[1].get(f"/api/tables/{code}").json()
+        assert [s["kind"] for s in table["seats"]] == ["human"] * 4
+        assert all(s["away"] or not s["online"] for s in table["seats"])
+        assert [s["played"] for s in shown["standings"]] == [1] * 4
+    finally:
+        server.__exit__()
