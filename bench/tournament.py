@@ -173,8 +173,9 @@ def run(args: argparse.Namespace, url: str, clubs: MemoryClubs) -> None:
     print(f"wall time, start to finished: {wall:.1f} s")
     print("each round decided at (s): " + ", ".join(
         f"r{n} {t:.1f}" for n, t in sorted(round_ends.items())))  # fmt: skip
+    done = len(codes) - len(left)
     print(f"tables: {len(codes)} made, {began} started, {decided} decided in the event, "
-          f"{len(codes) - len(left)} finished their match within {settled:.1f} s after")  # fmt: skip
+          f"{done} finished their match within {settled:.1f} s after")  # fmt: skip
     print(f"pairs that met twice: {sum(1 for n in met.values() if n > 1)}")
     top = shown["standings"][0]
     print(f"winner: {top['name']} ({top['points']} points, Buchholz {top['buchholz']})")
