@@ -34,6 +34,7 @@ import { initLesson, openLesson, retranslateLesson } from "./lesson.js";
 import { initPractice, retranslatePractice } from "./practice.js";
 import { clubRoute, initClubs, showClubRoute } from "./clubs.js";
 import { initProfile, loadMe, profileLoaded, profileRoute, rememberLanguage, showProfileRoute } from "./profile.js";
+import { initTournaments, showTournamentRoute, tournamentRoute } from "./tournaments.js";
 
 /** The invite link's own part: `/t/CODE`, and `#invite=SECRET` for a private table. */
 export function inviteLink(code) {
@@ -214,7 +215,9 @@ function route() {
     const learn = learnRoute(location.pathname);
     const profile = profileRoute();
     const club = clubRoute();
-    if (club) showClubRoute(club);
+    const tournament = tournamentRoute();
+    if (tournament) showTournamentRoute(tournament);
+    else if (club) showClubRoute(club);
     else if (profile) showProfileRoute(profile);
     else if (learn && learn.id) openLesson(learn.id);
     else if (learn) showLearn();
@@ -298,6 +301,7 @@ async function main() {
     route();
   });
   initPush();
+  initTournaments(navigate);
   // This browser's profile (a guest made on the first visit): the top bar shows it.
   const meLoaded = loadMe();
   onChange((previous, next, message) => {
