@@ -73,6 +73,7 @@ export function initTournaments(go) {
 export async function showTournamentRoute(route) {
   clearTimeout(timer);
   shown = route;
+  screen(); // (made on the first visit: then shown)
   showScreen("screen-tournament");
   if (route.view === "event") await paintEvent(route.id);
   else await paintClub(route.club);
@@ -223,7 +224,7 @@ function eventPanel(event) {
   const facts = [
     t(`ev_format_${event.format}`),
     t(`ev_entry_${event.entry}`),
-    t("ev_rounds_of", { round: event.round, n: event.rounds }),
+    event.status === "open" ? t("ev_rounds_total", { n: event.rounds }) : t("ev_rounds_of", { round: event.round, n: event.rounds }),
     lengthText(event.length),
     t(`ev_status_${event.status}`),
   ];
@@ -311,16 +312,19 @@ function roundBlock(round) {
   const list = el("ul", "ev-tables");
   for (const table of round.tables) {
     const item = el("li", "ev-table");
+    const head = el("div", "ev-head");
+    head.append(el("span", "ev-number", t("ev_table", { n: table.number })), el("span", "hint-text", t(`ev_table_${table.status}`)));
+    const sides = el("div", "ev-sides");
     const north = el("span", table.winner === "north" ? "ev-won" : null, sideName(table.north));
     const east = el("span", table.winner === "east" ? "ev-won" : null, sideName(table.east));
-    item.append(el("span", "ev-number", t("ev_table", { n: table.number })), north, el("span", "hint-text", ` ${t("ev_vs")} `), east);
+    sides.append(north, el("span", "hint-text", ` ${t("ev_vs")} `), east);
+    item.append(head, sides);
     if (table.link) {
       const link = el("a", "btn btn-small", table.status === "decided" ? t("ev_watch") : t("ev_open_table"));
       link.href = table.link;
       link.dataset.testid = "ev-table-link";
       item.append(link);
     }
-    item.append(el("span", "hint-text", t(`ev_table_${table.status}`)));
     list.append(item);
   }
   for (const bye of round.byes) {
