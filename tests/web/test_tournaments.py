@@ -114,7 +114,9 @@ def test_an_event_set_up_registered_started_and_followed(
     assert not phone.evaluate("window.pwned || false")
 
 
-def test_a_stranger_sees_no_event(new_page: Any, club_server: tuple[ThreadServer, MemoryClubs]) -> None:
+def test_a_stranger_sees_no_event(
+    new_page: Any, club_server: tuple[ThreadServer, MemoryClubs]
+) -> None:
     server, clubs = club_server
     admin = Browser(server.url)
     clubs.clubs["club1"] = {admin.id: "owner"}

@@ -9,6 +9,8 @@ from typing import Any
 
 import httpx
 
+from fouronefour.server.players.values import FORMER_PLAYER
+
 from .conftest import Browser, Club
 
 
@@ -171,3 +173,21 @@ def test_registration_closes_when_the_event_starts(club: Club) -> None:
     shown = club.until(admin, event["id"], finished)
     # Three came alone: two drawn together, the third with a bot partner.
     assert sorted(s["name"].endswith("& bot") for s in shown["standings"]) == [False, True]
+
+
+def test_a_players_events_are_in_their_export_and_leave_with_them(club: Club) -> None:
+    admin, leaver, other = club.member("owner"), club.member(), club.member()
+    played = set_up(admin, name="Played", rounds=1, grace_seconds=600)
+    upcoming = set_up(admin, name="Upcoming")
+    for player in (admin, leaver, other):
+        assert player.post(f"/api/events/{played['id']}/register").is_success
+    assert leaver.post(f"/api/events/{upcoming['id']}/register").is_success
+    assert admin.post(f"/api/events/{played['id']}/start").is_success
+    exported = leaver.get("/api/me/export").json()["events"]
+    assert {e["name"] for e in exported} == {"Played", "Upcoming"}
+    assert all(e["club"] == "club1" for e in exported)
+    deleted = leaver.http.delete("/api/me", headers={"X-CSRF-Token": leaver.csrf})
+    assert deleted.is_success, deleted.text
+    assert admin.get(f"/api/events/{upcoming['id']}").json()["players"] == []
+    names = [p["name"] for p in admin.get(f"/api/events/{played['id']}").json()["players"]]
+    assert len(names) == 3 and FORMER_PLAYER in names  # (the others' results keep a seat)

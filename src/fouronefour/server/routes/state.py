@@ -179,12 +179,15 @@ class ServerState:
         from ..players.sqlstore import SqlPlayerStore
         from ..tournaments.access import NoClubs
         from ..tournaments.service import Tournaments
-        from ..tournaments.store import EventStore
+        from ..tournaments.store import EventStore, ProfileEvents
 
         store = self.backends.players
         if isinstance(store, SqlPlayerStore):
+            events = EventStore(store.db)
+            # (A profile's events are in its export, and leave with it: players/service.py.)
+            self.players.keepers.append(ProfileEvents(events))
             self.tournaments = Tournaments(
-                EventStore(store.db),
+                events,
                 NoClubs() if clubs is None else clubs,
                 self.registry,
                 self.storage,

@@ -331,3 +331,19 @@ class EventStore:
                 " (SELECT id FROM tournament_events WHERE status = 'open')",
                 profile_id,
             )
+
+
+class ProfileEvents:
+    """The events' data about a profile (players/service.py ``ProfileData``): in its export,
+    and forgotten with it."""
+
+    name = "events"
+
+    def __init__(self, store: EventStore) -> None:
+        self._store = store
+
+    async def export(self, profile_id: str) -> list[dict[str, Any]]:
+        return await self._store.of_profile(profile_id)
+
+    async def forget(self, profile_id: str) -> None:
+        await self._store.forget_profile(profile_id)
