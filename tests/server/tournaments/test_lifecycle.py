@@ -9,7 +9,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fouronefour.server.storage.sqlite import GroupCommitStorage
 from fouronefour.server.tournaments.access import MemoryClubs
+from fouronefour.server.tournaments.lengths import decided
+from fouronefour.server.tournaments.service import written_match
 from tests.server.conftest import Client
 
 from .conftest import Browser, Club, Kept, start_server
@@ -43,6 +46,24 @@ def test_a_restarted_server_carries_the_event_on(tmp_path: Path) -> None:
         assert [s["played"] for s in shown["standings"]] == [2, 2]
     finally:
         again.__exit__()
+    # What another process of a cluster reads: each table's match as written decides it as
+    # the event recorded.
+    asyncio.run(read_as_written(tmp_path / "club.db", shown))
+
+
+async def read_as_written(path: Path, shown: dict[str, Any]) -> None:
+    storage = GroupCommitStorage(str(path))
+    await storage.open()
+    try:
+        for round_ in shown["schedule"]:
+            for table in round_["tables"]:
+                stored = await storage.fetch_table(table["code"])
+                assert stored is not None
+                match = written_match(stored)
+                assert match is not None
+                assert decided("round", match) == (table["winner"], table["level_difference"])
+    finally:
+        storage.close()
 
 
 async def sit_and_leave(browser: Browser, url: str, code: str) -> None:

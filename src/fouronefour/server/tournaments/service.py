@@ -28,7 +28,7 @@ from ..errors import ErrorCode, TableError
 from ..notify import Notice, Notifier
 from ..outage import Outage
 from ..registry import Elsewhere, TableRegistry, default_bot
-from ..storage import Storage, StorageError
+from ..storage import Storage, StorageError, StoredTable
 from ..tables.model import TableOptions, check_name
 from ..tables.table import Table
 from ..turns import keep_taking_turns
@@ -387,10 +387,15 @@ class Tournaments:
         if table is not None:
             return table.match
         stored = await self.storage.fetch_table(code)
-        if stored is None or stored.match is None:
-            return None
-        rules = TableOptions.from_dict(stored.options).rules
-        return Match.replay(rules, stored.match.seed, stored.match.moves)
+        return None if stored is None else written_match(stored)
+
+
+def written_match(stored: StoredTable) -> Match | None:
+    """A table's match as it is written (its rules, seed and moves), if it has one."""
+    if stored.match is None:
+        return None
+    rules = TableOptions.from_dict(stored.options).rules
+    return Match.replay(rules, stored.match.seed, stored.match.moves)
 
 
 def start_with_bots(table: Table) -> None:
