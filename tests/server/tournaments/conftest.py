@@ -82,7 +82,8 @@ class Club:
             time.sleep(0.2)
 
 
-def start_server(db: Path, clubs: MemoryClubs, kept: Kept, **overrides: Any) -> ThreadServer:
+def start_server(db: Path | str, clubs: MemoryClubs, kept: Kept, **overrides: Any) -> ThreadServer:
+    """``db``: a SQLite file, or a PostgreSQL URL."""
     # (Claim windows wait for their time even at a table of bots: short ones here.)
     settings: dict[str, Any] = {
         "db": str(db),

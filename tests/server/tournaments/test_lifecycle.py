@@ -13,6 +13,7 @@ from fouronefour.server.storage.sqlite import GroupCommitStorage
 from fouronefour.server.tournaments.access import MemoryClubs
 from fouronefour.server.tournaments.lengths import decided
 from fouronefour.server.tournaments.service import written_match
+from tests import sandbox
 from tests.server.conftest import Client
 
 from .conftest import Browser, Club, Kept, start_server
@@ -106,5 +107,28 @@ def test_players_who_leave_mid_event_leave_it_to_bots_and_it_finishes(tmp_path: 
         assert [s["kind"] for s in table["seats"]] == ["human"] * 4
         assert all(s["away"] or not s["online"] for s in table["seats"])
         assert [s["played"] for s in shown["standings"]] == [1] * 4
+    finally:
+        server.__exit__()
+
+
+def test_an_event_on_postgresql(tmp_path: Path, postgres: sandbox.LocalPostgres) -> None:
+    """The same event with PostgreSQL as the server's database (a cluster's)."""
+    clubs, kept = MemoryClubs(), Kept()
+    server = start_server(postgres.new_database(), clubs, kept)
+    try:
+        club = Club(server, clubs, kept)
+        players = [club.member("owner"), *(club.member() for _ in range(5))]
+        body = {"name": "Cup", "grace_seconds": 0, "rounds": 3, "bot": "greedy",
+                "entry": "pairs", "format": "round_robin"}  # fmt: skip
+        event = players[0].post("/api/clubs/club1/events", body).json()
+        for player in players:
+            assert player.post(f"/api/events/{event['id']}/register").is_success
+        assert players[0].post(f"/api/events/{event['id']}/start").is_success
+        shown = club.until(players[0], event["id"], finished)
+        # Three pairs, three rounds of a round robin: each met the others once, one bye each.
+        assert [len(r["tables"]) for r in shown["schedule"]] == [1, 1, 1]
+        assert sorted(b["entrant"] for r in shown["schedule"] for b in r["byes"]) == sorted(
+            s["entrant"] for s in shown["standings"])  # fmt: skip
+        assert [s["played"] for s in shown["standings"]] == [2, 2, 2]
     finally:
         server.__exit__()
