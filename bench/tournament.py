@@ -10,7 +10,8 @@ each get a guest profile and session over HTTP, join the club, and register with
 partner; the owner sets the event up and starts it over HTTP. No player ever opens a table:
 each table waits out the grace time (``--grace``), starts with every seat away, and the
 bots play it, as they would for absent players. The bench reads the event over HTTP until
-it is finished, then checks every table of every round through ``GET /api/tables/CODE``:
+it is finished, then checks every table of every round through ``GET /api/tables/CODE``
+(with its invite: an event's tables are private):
 started (a match was dealt), decided in the event, and (after it, ``--settle`` seconds at
 most) finished: a decided table plays on to its match's end.
 
@@ -61,8 +62,8 @@ class Player:
         result: dict[str, Any] = answer.json()
         return result
 
-    def get(self, path: str) -> dict[str, Any]:
-        answer = self.http.get(path)
+    def get(self, path: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+        answer = self.http.get(path, headers=headers)
         answer.raise_for_status()
         result: dict[str, Any] = answer.json()
         return result
@@ -153,9 +154,17 @@ def run(args: argparse.Namespace, url: str, clubs: MemoryClubs) -> None:
         time.sleep(0.25)
     wall = time.monotonic() - started
 
-    codes = [t["code"] for r in shown["schedule"] for t in r["tables"]]
+    # (Private tables: the event's page gives its members each one's invite.)
+    invites = {
+        t["code"]: t["link"].split("#invite=")[1] for r in shown["schedule"] for t in r["tables"]
+    }
+    codes = list(invites)
+
+    def table(code: str) -> dict[str, Any]:
+        return owner.get(f"/api/tables/{code}", {"X-Invite": invites[code]})
+
     decided = sum(t["status"] == "decided" for r in shown["schedule"] for t in r["tables"])
-    began = sum(owner.get(f"/api/tables/{code}")["match_number"] >= 1 for code in codes)
+    began = sum(table(code)["match_number"] >= 1 for code in codes)
     met = Counter(
         frozenset((t["north"][0]["entrant"], t["east"][0]["entrant"]))
         for r in shown["schedule"]
@@ -164,7 +173,7 @@ def run(args: argparse.Namespace, url: str, clubs: MemoryClubs) -> None:
     settle_start = time.monotonic()
     left = set(codes)
     while left and time.monotonic() - settle_start < args.settle:
-        left = {c for c in left if owner.get(f"/api/tables/{c}")["status"] != "finished"}
+        left = {c for c in left if table(c)["status"] != "finished"}
         time.sleep(0.5)
     settled = time.monotonic() - settle_start
 

@@ -104,7 +104,7 @@ def test_an_event_set_up_registered_started_and_followed(
     assert standings.count() == 5  # (a heading and four players)
     links = laptop.locator("[data-testid=ev-table-link]")
     assert links.count() == 2
-    assert re.fullmatch(r"/t/[A-Z0-9]+", links.first.get_attribute("href") or "")
+    assert re.fullmatch(r"/t/[A-Z0-9]+#invite=[\w-]+", links.first.get_attribute("href") or "")
     _whole(laptop, "event-finished-1366")
     phone.wait_for_function(
         "document.querySelector('[data-testid=ev-meta]').textContent.includes('Finished')",

@@ -53,7 +53,7 @@ def test_a_swiss_of_pairs_is_played_to_the_end_by_bots_for_absent_players(club: 
         assert len(round_["tables"]) == 2 and not round_["byes"]
         for table in round_["tables"]:
             assert table["status"] == "decided" and table["winner"] in ("north", "east")
-            assert table["link"] == f"/t/{table['code']}"
+            assert table["link"].startswith(f"/t/{table['code']}#invite=")
             met[frozenset((table["north"][0]["entrant"], table["east"][0]["entrant"]))] += 1
     assert set(met.values()) == {1}  # (4 pairs, 3 rounds: everyone met everyone once)
     standings = shown["standings"]
@@ -64,7 +64,10 @@ def test_a_swiss_of_pairs_is_played_to_the_end_by_bots_for_absent_players(club: 
     # The tables were real: made, started, played by bots, seated by the players' profiles.
     for round_ in shown["schedule"]:
         for shown_table in round_["tables"]:
-            table = admin.get(f"/api/tables/{shown_table['code']}").json()
+            code, invite = shown_table["code"], shown_table["link"].split("#invite=")[1]
+            # A private table: the club's members have its invite; a stranger, nothing.
+            assert club.stranger().get(f"/api/tables/{code}").status_code == 404
+            table = admin.http.get(f"/api/tables/{code}", headers={"X-Invite": invite}).json()
             assert table["status"] in ("playing", "finished") and table["match_number"] == 1
             assert [s["kind"] for s in table["seats"]] == ["human"] * 4
             north = shown_table["north"][0]["name"].split(" & ")

@@ -67,9 +67,9 @@ async def read_as_written(path: Path, shown: dict[str, Any]) -> None:
         storage.close()
 
 
-async def sit_and_leave(browser: Browser, url: str, code: str) -> None:
+async def sit_and_leave(browser: Browser, url: str, code: str, invite: str) -> None:
     """Take the profile's seat at the table (as the page does), say hello, then leave."""
-    answer = browser.post(f"/api/tables/{code}/return")
+    answer = browser.post(f"/api/tables/{code}/return", {"invite": invite})
     assert answer.status_code == 200, answer.text
     client = await Client.connect(url, code)
     await client.send({"type": "hello", "protocol": 3, "token": answer.json()["token"]})
@@ -94,16 +94,16 @@ def test_players_who_leave_mid_event_leave_it_to_bots_and_it_finishes(tmp_path: 
             assert player.post(f"/api/events/{event['id']}/register").is_success
         assert players[0].post(f"/api/events/{event['id']}/start").is_success
         shown = players[0].get(f"/api/events/{event['id']}").json()
-        code = shown["schedule"][0]["tables"][0]["code"]
+        code, invite = shown["schedule"][0]["tables"][0]["link"][3:].split("#invite=")
 
         async def everyone() -> None:
-            await asyncio.gather(*(sit_and_leave(p, server.url, code) for p in players))
+            await asyncio.gather(*(sit_and_leave(p, server.url, code, invite) for p in players))
 
         started = time.monotonic()
         asyncio.run(everyone())
         assert time.monotonic() - started < 30  # (never the 600 s of grace)
         shown = club.until(players[1], event["id"], finished)
-        table = players[1].get(f"/api/tables/{code}").json()
+        table = players[1].http.get(f"/api/tables/{code}", headers={"X-Invite": invite}).json()
         assert [s["kind"] for s in table["seats"]] == ["human"] * 4
         assert all(s["away"] or not s["online"] for s in table["seats"])
         assert [s["played"] for s in shown["standings"]] == [1] * 4

@@ -108,10 +108,10 @@ def test_a_start_and_a_round_happen_once(make_store: StoreFactory) -> None:
         assert await events.add_round("ev1", 1, games)
         assert not await events.add_round("ev1", 1, games)  # (paired by another process)
         assert [e.id for e in await events.running()] == ["ev1"]
-        lobby = Game(1, 0, ("cat",), ("ann",), "ABCDE", "lobby", created_at=9)
+        lobby = Game(1, 0, ("cat",), ("ann",), "ABCDE", "s3cret", "lobby", created_at=9)
         assert await events.set_game("ev1", lobby, "new")
         assert not await events.set_game("ev1", lobby, "new")
-        decided = Game(1, 0, ("cat",), ("ann",), "ABCDE", "decided", "east", -2, 9)
+        decided = Game(1, 0, ("cat",), ("ann",), "ABCDE", "s3cret", "decided", "east", -2, 9)
         assert await events.set_game("ev1", decided, "lobby")
         assert await events.games("ev1") == [decided]
         assert await events.finish("ev1")

@@ -17,7 +17,8 @@ CREATE TABLE tournament_players (
 CREATE INDEX tournament_players_profile ON tournament_players (profile_id);
 CREATE TABLE tournament_games (
     event_id TEXT NOT NULL, round INTEGER NOT NULL, number INTEGER NOT NULL,
-    north TEXT NOT NULL, east TEXT NOT NULL, code TEXT NOT NULL, status TEXT NOT NULL,
+    north TEXT NOT NULL, east TEXT NOT NULL, code TEXT NOT NULL, invite TEXT NOT NULL,
+    status TEXT NOT NULL,
     winner TEXT, level_difference INTEGER NOT NULL, created_at BIGINT NOT NULL,
     PRIMARY KEY (event_id, round, number));
 """

@@ -20,6 +20,7 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...engine import Match
@@ -29,6 +30,7 @@ from ..notify import Notice, Notifier
 from ..outage import Outage
 from ..registry import Elsewhere, TableRegistry, default_bot
 from ..storage import Storage, StorageError, StoredTable
+from ..tables.invites import new_invite
 from ..tables.model import TableOptions, check_name
 from ..tables.table import Table
 from ..turns import keep_taking_turns
@@ -238,7 +240,7 @@ class Tournaments:
                 {
                     "number": game.number + 1,
                     "code": game.code or None,
-                    "link": f"/t/{game.code}" if game.code else None,
+                    "link": f"/t/{game.code}#invite={game.invite}" if game.code else None,
                     "status": game.status,
                     "north": [{"entrant": e, "name": names.get(e)} for e in game.north],
                     "east": [{"entrant": e, "name": names.get(e)} for e in game.east],
@@ -342,14 +344,16 @@ class Tournaments:
             "players": 4,
             "bot": event.setup.bot,
         }
-        table, _ = await self.registry.create(request, None, host_player.profile_id)
+        # Private: its seats and its watching are for the club's members, who have the
+        # invite on the event's page (tables/invites.py).
+        invite, invite_hash = new_invite()
+        table, _ = await self.registry.create(request, invite_hash, host_player.profile_id)
         for seat, player in humans[1:]:
             table.seating.join(seats_names[seat], seat, None, player.profile_id)
         if len(humans) < 4:
             table.seating.fill_bots(table.host_seat)
         await self.storage.wait_durable(self.storage.staged_seq)
-        made = Game(game.round, game.number, game.north, game.east, table.code, "lobby",
-                    created_at=self._now())  # fmt: skip
+        made = replace(game, code=table.code, invite=invite, status="lobby", created_at=self._now())
         await self.store.set_game(event.id, made, "new")
 
     async def _start_table(self, event: Event, game: Game) -> None:
@@ -364,8 +368,7 @@ class Tournaments:
                 return
             start_with_bots(table)
             await self.storage.wait_durable(self.storage.staged_seq)
-        playing = Game(game.round, game.number, game.north, game.east, game.code, "playing",
-                       created_at=game.created_at)  # fmt: skip
+        playing = replace(game, status="playing")
         await self.store.set_game(event.id, playing, "lobby")
 
     async def _read_result(self, event: Event, game: Game) -> None:
@@ -376,8 +379,7 @@ class Tournaments:
         if outcome is None:
             return
         winner, difference = outcome
-        done = Game(game.round, game.number, game.north, game.east, game.code, "decided",
-                    winner, difference, game.created_at)  # fmt: skip
+        done = replace(game, status="decided", winner=winner, level_difference=difference)
         await self.store.set_game(event.id, done, "playing")
 
     async def _match(self, code: str) -> Match | None:

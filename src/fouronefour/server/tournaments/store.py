@@ -22,7 +22,7 @@ R = TypeVar("R")
 P = ParamSpec("P")
 
 _EVENT = "id, club_id, setup, status, round, seed, created_by, created_at, seeds"
-_GAME = "round, number, north, east, code, status, winner, level_difference, created_at"
+_GAME = "round, number, north, east, code, invite, status, winner, level_difference, created_at"
 
 
 def _event(row: Row) -> Event:
@@ -47,10 +47,11 @@ def _game(row: Row) -> Game:
         north=tuple(orjson.loads(row[2])),
         east=tuple(orjson.loads(row[3])),
         code=row[4],
-        status=row[5],
-        winner=row[6],
-        level_difference=int(row[7]),
-        created_at=int(row[8]),
+        invite=row[5],
+        status=row[6],
+        winner=row[7],
+        level_difference=int(row[8]),
+        created_at=int(row[9]),
     )
 
 
@@ -241,7 +242,7 @@ class EventStore:
                 return False
             await conn.executemany(
                 f"INSERT INTO tournament_games ({_GAME}, event_id)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         game.round,
@@ -249,6 +250,7 @@ class EventStore:
                         _json(list(game.north)),
                         _json(list(game.east)),
                         game.code,
+                        game.invite,
                         game.status,
                         game.winner,
                         game.level_difference,
@@ -274,10 +276,11 @@ class EventStore:
         """Write ``game``'s table, status and result, if it is still in status ``was``."""
         async with self.db.write() as conn:
             changed = await conn.execute(
-                "UPDATE tournament_games SET code = ?, status = ?, winner = ?,"
+                "UPDATE tournament_games SET code = ?, invite = ?, status = ?, winner = ?,"
                 " level_difference = ?, created_at = ?"
                 " WHERE event_id = ? AND round = ? AND number = ? AND status = ?",
                 game.code,
+                game.invite,
                 game.status,
                 game.winner,
                 game.level_difference,

@@ -138,6 +138,8 @@ class Game:
     north: tuple[str, ...]
     east: tuple[str, ...]
     code: str = ""
+    #: The private table's invite (tables/invites.py): its link is for the club's members.
+    invite: str = ""
     status: GameStatus = "new"
     winner: Side | None = None
     #: North's level minus east's (level indices) when the table was decided.
