@@ -67,6 +67,11 @@ async def read_as_written(path: Path, shown: dict[str, Any]) -> None:
         storage.close()
 
 
+def match_started(message: dict[str, Any]) -> bool:
+    events = message.get("events", []) if message.get("type") == "update" else []
+    return any(event.get("type") == "match_start" for event in events)
+
+
 async def sit_and_leave(browser: Browser, url: str, code: str, invite: str) -> None:
     """Take the profile's seat at the table (as the page does), say hello, then leave."""
     answer = browser.post(f"/api/tables/{code}/return", {"invite": invite})
@@ -74,8 +79,7 @@ async def sit_and_leave(browser: Browser, url: str, code: str, invite: str) -> N
     client = await Client.connect(url, code)
     await client.send({"type": "hello", "protocol": 3, "token": answer.json()["token"]})
     await client.until(lambda m: m.get("type") == "welcome")
-    await client.until(lambda m: m.get("type") == "update" and any(
-        e.get("type") == "match_start" for e in m.get("events", [])), timeout=10)  # fmt: skip
+    await client.until(match_started, timeout=10)
     await client.close()
 
 
@@ -130,5 +134,44 @@ def test_an_event_on_postgresql(tmp_path: Path, postgres: sandbox.LocalPostgres)
         assert sorted(b["entrant"] for r in shown["schedule"] for b in r["byes"]) == sorted(
             s["entrant"] for s in shown["standings"])  # fmt: skip
         assert [s["played"] for s in shown["standings"]] == [2, 2, 2]
+    finally:
+        server.__exit__()
+
+
+def test_a_host_who_pauses_cannot_hold_the_event_up(tmp_path: Path) -> None:
+    clubs, kept = MemoryClubs(), Kept()
+    server = start_server(tmp_path / "club.db", clubs, kept, turn_seconds=0.3)
+    try:
+        club = Club(server, clubs, kept)
+        players = [club.member("admin"), *(club.member() for _ in range(3))]
+        body = {"name": "Cup", "grace_seconds": 2, "rounds": 1, "bot": "greedy",
+                "entry": "individuals"}  # fmt: skip
+        event = players[0].post("/api/clubs/club1/events", body).json()
+        for player in players:
+            assert player.post(f"/api/events/{event['id']}/register").is_success
+        assert players[0].post(f"/api/events/{event['id']}/start").is_success
+        shown = players[0].get(f"/api/events/{event['id']}").json()
+        code, invite = shown["schedule"][0]["tables"][0]["link"][3:].split("#invite=")
+        table = players[0].http.get(f"/api/tables/{code}", headers={"X-Invite": invite}).json()
+        host_profile = table["seats"][table["host_seat"]]["profile"]
+        host = next(p for p in players if p.id == host_profile)
+
+        async def pause() -> float:
+            token = host.post(f"/api/tables/{code}/return", {"invite": invite}).json()["token"]
+            client = await Client.connect(server.url, code)
+            await client.send({"type": "hello", "protocol": 3, "token": token})
+            await client.until(match_started, timeout=15)
+            await client.send({"type": "pause", "id": "p1"})
+            await client.until(lambda m: m.get("type") == "ack" and m.get("id") == "p1")
+            paused = time.monotonic()
+            await client.until(lambda m: m.get("type") == "update" and any(
+                e == {"type": "paused", "paused": False} for e in m.get("events", [])),
+                timeout=15)  # fmt: skip
+            await client.close()
+            return time.monotonic() - paused
+
+        held = asyncio.run(pause())
+        assert 1.5 < held < 6  # (the grace time, then the next pass)
+        club.until(players[1], event["id"], finished)
     finally:
         server.__exit__()

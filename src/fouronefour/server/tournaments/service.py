@@ -96,6 +96,8 @@ class Tournaments:
         self._clock = clock
         #: One step at a time in this process (a cluster's processes: the store's guards).
         self._stepping = asyncio.Lock()
+        #: When this process first saw each of its event tables paused (ms).
+        self._paused_since: dict[str, int] = {}
 
     def _now(self) -> int:
         return int(self._clock() * 1000)
@@ -372,6 +374,7 @@ class Tournaments:
         await self.store.set_game(event.id, playing, "lobby")
 
     async def _read_result(self, event: Event, game: Game) -> None:
+        self._keep_going(event, game.code)
         match = await self._match(game.code)
         if match is None:
             return
@@ -380,7 +383,21 @@ class Tournaments:
             return
         winner, difference = outcome
         done = replace(game, status="decided", winner=winner, level_difference=difference)
+        self._paused_since.pop(game.code, None)
         await self.store.set_game(event.id, done, "playing")
+
+    def _keep_going(self, event: Event, code: str) -> None:
+        """A table's host is one of its players, with the host's pause: the event resumes a
+        table paused for longer than its grace time, so no player holds the event up."""
+        table = self.registry.tables.get(code)
+        if table is None or not table.paused:
+            self._paused_since.pop(code, None)
+            return
+        since = self._paused_since.setdefault(code, self._now())
+        if self._now() - since >= event.setup.grace_seconds * 1000:
+            with contextlib.suppress(TableError):  # (the database away: the next pass)
+                table.answer(lambda: table.host.resume(table.host_seat))
+            self._paused_since.pop(code, None)
 
     async def _match(self, code: str) -> Match | None:
         """The table's match as it is now: its own, if this process holds it; else as
