@@ -197,7 +197,8 @@ def pair_individuals(order: Sequence[str], past: Past) -> Round:
     def opponents(x: str, y: str) -> int:
         return sum(past.met[meeting(a, b)] for a in names[x] for b in names[y])
 
-    tables, _ = least_repeats(list(names), opponents)
+    # (Opponents count less than partners: a smaller search, its best kept.)
+    tables, _ = least_repeats(list(names), opponents, SEARCH_BUDGET // 10)
     return Round(tuple(Table(names[x], names[y]) for x, y in tables), out)
 
 

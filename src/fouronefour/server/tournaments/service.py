@@ -299,7 +299,8 @@ class Tournaments:
 
     async def _pair(self, event: Event, games: list[Game]) -> None:
         number = event.round + 1
-        round_ = pair_round(event, games, number)
+        # (A search of up to a few hundred milliseconds for a large field: off the loop.)
+        round_ = await asyncio.to_thread(pair_round, event, games, number)
         now = self._now()
         made = [
             Game(number, i, table.north, table.east, created_at=now)
