@@ -194,3 +194,23 @@ def test_a_players_events_are_in_their_export_and_leave_with_them(club: Club) ->
     assert admin.get(f"/api/events/{upcoming['id']}").json()["players"] == []
     names = [p["name"] for p in admin.get(f"/api/events/{played['id']}").json()["players"]]
     assert len(names) == 3 and FORMER_PLAYER in names  # (the others' results keep a seat)
+
+
+def test_a_deleted_profile_is_a_bot_in_the_next_rounds(club: Club) -> None:
+    admin = club.member("owner")
+    players = [admin, *(club.member() for _ in range(3))]
+    event = set_up(admin, entry="individuals", rounds=2)
+    for player in players:
+        assert player.post(f"/api/events/{event['id']}/register").is_success
+    assert admin.post(f"/api/events/{event['id']}/start").is_success
+    leaver = players[3]
+    assert leaver.http.delete("/api/me", headers={"X-CSRF-Token": leaver.csrf}).is_success
+    shown = club.until(admin, event["id"], finished)
+    last = shown["schedule"][1]["tables"][0]
+    seats = [last["north"][0], last["east"][0], last["north"][1], last["east"][1]]
+    code, invite = last["link"][3:].split("#invite=")
+    table = admin.http.get(f"/api/tables/{code}", headers={"X-Invite": invite}).json()
+    kinds = {e["entrant"]: table["seats"][i]["kind"] for i, e in enumerate(seats)}
+    assert kinds.pop(leaver.id) == "bot"
+    assert set(kinds.values()) == {"human"}
+    assert FORMER_PLAYER in [s["name"] for s in shown["standings"]]

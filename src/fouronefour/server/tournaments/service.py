@@ -332,14 +332,16 @@ class Tournaments:
         else:
             north = [*by_team.get(game.north[0], []), BOT][:2]
             east = [*by_team.get(game.east[0], []), BOT][:2]
-        return [north[0], east[0], north[1], east[1]]
+        # A deleted profile's seat is a bot's: its results stay, its new matches are none.
+        return [None if p is None or p.gone else p for p in (north[0], east[0], north[1], east[1])]
 
     async def _make_table(self, event: Event, game: Game, players: list[Player]) -> None:
         seats = self._seats(event, game, players)
-        # (Every entrant has a registered player: a table has one at least, its host.)
         humans = [(s, p) for s, p in enumerate(seats) if p is not None]
         seats_names = [seat_name(p, s) for s, p in enumerate(seats)]
-        host, host_player = humans[0]
+        # The host is the first player; a table of deleted profiles only has a seat with
+        # no one's profile as its host, away from the start (its bot plays).
+        host, host_profile = (humans[0][0], humans[0][1].profile_id) if humans else (0, None)
         request = {
             **self.table_options,
             "name": seats_names[host],
@@ -350,7 +352,7 @@ class Tournaments:
         # Private: its seats and its watching are for the club's members, who have the
         # invite on the event's page (tables/invites.py).
         invite, invite_hash = new_invite()
-        table, _ = await self.registry.create(request, invite_hash, host_player.profile_id)
+        table, _ = await self.registry.create(request, invite_hash, host_profile)
         for seat, player in humans[1:]:
             table.seating.join(seats_names[seat], seat, None, player.profile_id)
         if len(humans) < 4:

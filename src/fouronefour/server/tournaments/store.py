@@ -199,7 +199,13 @@ class EventStore:
                 event_id,
             )
         return [
-            Player(row[0], row[1], FORMER_PLAYER if row[4] or not row[2] else row[2], int(row[3]))
+            Player(
+                row[0],
+                row[1],
+                FORMER_PLAYER if row[4] or not row[2] else row[2],
+                int(row[3]),
+                gone=bool(row[4]) or row[2] is None,
+            )
             for row in rows
         ]
 

@@ -127,6 +127,8 @@ class Player:
     team: str
     name: str
     registered_at: int
+    #: The profile was deleted (it stays a nameless entrant; bots take its seats).
+    gone: bool = False
 
 
 @dataclass(frozen=True)
