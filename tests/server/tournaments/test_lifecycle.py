@@ -175,3 +175,34 @@ def test_a_host_who_pauses_cannot_hold_the_event_up(tmp_path: Path) -> None:
         club.until(players[1], event["id"], finished)
     finally:
         server.__exit__()
+
+
+def test_an_event_across_a_cluster_of_two_processes(
+    postgres: sandbox.LocalPostgres, redis_server: sandbox.LocalRedis
+) -> None:
+    """Two server processes (here two in-process servers) on one PostgreSQL and one Redis:
+    the event's passes are taken in turn, its tables made and read wherever they are."""
+    clubs, kept = MemoryClubs(), Kept()
+    db = postgres.new_database()
+    servers = [
+        start_server(db, clubs, kept, broker=redis_server.url, node=f"n{i}") for i in range(2)
+    ]
+    try:
+        clubs_a = Club(servers[0], clubs, kept)
+        players = [clubs_a.member("owner")]
+        players += [Club(servers[i % 2], clubs, kept).member() for i in range(7)]
+        body = {"name": "Cup", "grace_seconds": 0, "rounds": 3, "bot": "greedy", "entry": "pairs"}
+        event = players[0].post("/api/clubs/club1/events", body).json()
+        for player in players:
+            assert player.post(f"/api/events/{event['id']}/register").is_success
+        assert players[1].post(f"/api/events/{event['id']}/start").status_code == 403
+        assert players[0].post(f"/api/events/{event['id']}/start").is_success
+        # Read through the other process: the same event, to its end.
+        assert str(players[2].http.base_url).rstrip("/") == servers[1].url
+        shown = Club(servers[1], clubs, kept).until(players[2], event["id"], finished)
+        assert [len(r["tables"]) for r in shown["schedule"]] == [2, 2, 2]
+        assert all(t["status"] == "decided" for r in shown["schedule"] for t in r["tables"])
+        assert sum(s["points"] for s in shown["standings"]) == 6
+    finally:
+        for server in servers:
+            server.__exit__()
