@@ -4,6 +4,7 @@ seats of absent players, and finished, with the club told and the standings kept
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from typing import Any
 
@@ -41,7 +42,10 @@ def test_a_swiss_of_pairs_is_played_to_the_end_by_bots_for_absent_players(club: 
     started = admin.post(f"/api/events/{event['id']}/start")
     assert started.status_code == 200, started.text
     assert started.json()["status"] == "running"
-    # Every member was told, with the event's page.
+    # Every member was told, with the event's page (in the background: soon).
+    deadline = time.monotonic() + 5
+    while len(club.kept.sent) < 8 and time.monotonic() < deadline:
+        time.sleep(0.05)
     told = {profile for profile, notice in club.kept.sent if notice.kind == "club_event"}
     assert told == {admin.id, *(p.id for p in others)}
     assert all(n.url == f"/e/{event['id']}" for _, n in club.kept.sent)
@@ -214,3 +218,19 @@ def test_a_deleted_profile_is_a_bot_in_the_next_rounds(club: Club) -> None:
     assert kinds.pop(leaver.id) == "bot"
     assert set(kinds.values()) == {"human"}
     assert FORMER_PLAYER in [s["name"] for s in shown["standings"]]
+
+
+def test_who_left_the_club_before_the_start_does_not_play(club: Club) -> None:
+    admin, partner, a, b = club.member("owner"), club.member(), club.member(), club.member()
+    event = set_up(admin, entry="pairs", rounds=1)
+    assert admin.post(f"/api/events/{event['id']}/register", {"partner": partner.id}).is_success
+    for player in (a, b):
+        assert player.post(f"/api/events/{event['id']}/register").is_success
+    del club.clubs.clubs["club1"][partner.id]  # (removed from the club: kicked, banned, left)
+    assert admin.post(f"/api/events/{event['id']}/start").is_success
+    shown = club.until(admin, event["id"], finished)
+    playing = {p["profile_id"] for p in shown["players"]}
+    assert playing == {admin.id, a.id, b.id}
+    # The admin, alone now, was drawn into a pair or took a bot partner.
+    assert len(shown["standings"]) == 2
+    assert sorted(s["name"].endswith("& bot") for s in shown["standings"]) == [False, True]

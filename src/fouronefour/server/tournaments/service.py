@@ -98,6 +98,7 @@ class Tournaments:
         self._stepping = asyncio.Lock()
         #: When this process first saw each of its event tables paused (ms).
         self._paused_since: dict[str, int] = {}
+        self._telling: set[asyncio.Task[None]] = set()
 
     def _now(self) -> int:
         return int(self._clock() * 1000)
@@ -184,7 +185,13 @@ class Tournaments:
             raise EventError(EventCode.NOT_CLUB_ADMIN, "an event is started by a club admin")
         if event.status != "open":
             raise EventError(ErrorCode.WRONG_STATUS, "the event has started already")
-        players = await self.store.players(event_id)
+        registered = await self.store.players(event_id)
+        # Who left the club (or was removed from it) since registering does not play.
+        players: list[Player] = []
+        dropped: list[Player] = []
+        for player in registered:
+            member = await self._role(event.club_id, player.profile_id) is not None
+            (players if member else dropped).append(player)
         teams = form_teams(event, players)
         entrants = sorted({teams.get(p.profile_id, p.team) for p in players})
         least = 4 if event.setup.entry == "individuals" else 2
@@ -194,9 +201,13 @@ class Tournaments:
                 f"an event of {event.setup.entry} needs at least {least} entrants",
             )
         seeds = pairing.seeded_order(entrants, event.seed)
-        if not await self.store.start(event_id, seeds, teams):
+        gone = [p.profile_id for p in dropped]
+        if not await self.store.start(event_id, seeds, teams, gone):
             raise EventError(ErrorCode.WRONG_STATUS, "the event has started already")
-        await self._tell_club(event)
+        # (Told in the background: a large club's devices must not hold the answer up.)
+        telling = asyncio.create_task(self._tell_club(event))
+        self._telling.add(telling)
+        telling.add_done_callback(self._telling.discard)
         try:
             await self.step(event_id)
         except TableError as error:  # (no table could be made now: the next pass tries)
@@ -452,7 +463,10 @@ def form_teams(event: Event, players: Sequence[Player]) -> dict[str, str]:
         return {}
     sizes = Counter(p.team for p in players)
     alone = pairing.seeded_order([p.profile_id for p in players if sizes[p.team] == 1], event.seed)
-    return {second: first for first, second in zip(alone[::2], alone[1::2], strict=False)}
+    teams = {}
+    for first, second in zip(alone[::2], alone[1::2], strict=False):
+        teams[first] = teams[second] = first
+    return teams
 
 
 def past_of(games: Sequence[Game], individuals: bool) -> pairing.Past:

@@ -210,10 +210,17 @@ class EventStore:
         ]
 
     @_on_db
-    async def start(self, event_id: str, seeds: Sequence[str], teams: dict[str, str]) -> bool:
+    async def start(
+        self,
+        event_id: str,
+        seeds: Sequence[str],
+        teams: dict[str, str],
+        dropped: Sequence[str] = (),
+    ) -> bool:
         """Start an open event with its draw (``seeds``) and the teams formed at the start
-        (``teams``: profile -> team, for players who came without a partner); False if it
-        was started (or is gone) meanwhile."""
+        (``teams``: profile -> team, for players who came without a partner), without the
+        ``dropped`` players (no longer in the club); False if it was started (or is gone)
+        meanwhile."""
         async with self.db.write() as conn:
             changed = await conn.execute(
                 "UPDATE tournament_events SET status = 'running', seeds = ?"
@@ -223,6 +230,12 @@ class EventStore:
             )
             if not changed:
                 return False
+            for profile in dropped:
+                await conn.execute(
+                    "DELETE FROM tournament_players WHERE event_id = ? AND profile_id = ?",
+                    event_id,
+                    profile,
+                )
             for profile, team in teams.items():
                 await conn.execute(
                     "UPDATE tournament_players SET team = ? WHERE event_id = ? AND profile_id = ?",
