@@ -51,6 +51,10 @@ def test_a_swiss_of_pairs_is_played_to_the_end_by_bots_for_absent_players(club: 
     assert all(n.url == f"/e/{event['id']}" for _, n in club.kept.sent)
 
     shown = club.until(others[5], event["id"], finished)
+    team = next(p["team"] for p in shown["players"] if p["profile_id"] == others[5].id)
+    assert shown["you"] == {"admin": False, "registered": True, "entrant": team}
+    assert team in {s["entrant"] for s in shown["standings"]}
+    assert admin.get(f"/api/events/{event['id']}").json()["you"]["entrant"] == admin.id
     assert len(shown["schedule"]) == 3
     met: Counter[frozenset[str]] = Counter()
     for round_ in shown["schedule"]:

@@ -243,6 +243,7 @@ class Tournaments:
         players = await self.store.players(event_id)
         games = await self.store.games(event_id)
         names = entrant_names(event, players)
+        mine = next((p for p in players if p.profile_id == profile_id), None)
         rounds: dict[int, dict[str, Any]] = {}
         for game in games:
             shown = rounds.setdefault(game.round, {"round": game.round, "tables": [], "byes": []})
@@ -266,7 +267,9 @@ class Tournaments:
             **summary(event),
             "you": {
                 "admin": role in ADMINS,
-                "registered": any(p.profile_id == profile_id for p in players),
+                "registered": mine is not None,
+                # (The asker's entrant: their tables and place are shown as theirs.)
+                "entrant": None if mine is None else entrant_of(event, mine),
             },
             "players": [
                 {"profile_id": p.profile_id, "name": p.name, "team": p.team} for p in players
@@ -454,6 +457,10 @@ def seat_name(player: Player | None, seat: int) -> str:
     with contextlib.suppress(TableError):
         return check_name(player.name)
     return f"Player {seat + 1}"
+
+
+def entrant_of(event: Event, player: Player) -> str:
+    return player.profile_id if event.setup.entry == "individuals" else player.team
 
 
 def form_teams(event: Event, players: Sequence[Player]) -> dict[str, str]:

@@ -234,7 +234,7 @@ function eventPanel(event) {
   panel.append(actions(event));
   if (event.status === "open") panel.append(playersList(event));
   if (event.standings.length) panel.append(standingsTable(event));
-  for (const round of [...event.schedule].reverse()) panel.append(roundBlock(round));
+  for (const round of [...event.schedule].reverse()) panel.append(roundBlock(round, event.you.entrant));
   return panel;
 }
 
@@ -290,7 +290,7 @@ function standingsTable(event) {
   }
   table.append(head);
   for (const row of event.standings) {
-    const line = el("tr");
+    const line = el("tr", row.entrant === event.you.entrant ? "ev-mine" : null);
     const levels = row.level_difference > 0 ? `+${row.level_difference}` : String(row.level_difference);
     for (const value of [row.place, row.name ?? "?", row.points, row.buchholz, levels]) {
       line.append(el("td", null, String(value)));
@@ -305,13 +305,14 @@ function sideName(side) {
   return side.map((entrant) => entrant.name ?? "?").join(" & ");
 }
 
-function roundBlock(round) {
+function roundBlock(round, mine) {
   const block = el("div", "ev-block");
   block.dataset.testid = `ev-round-${round.round}`;
   block.append(el("h3", null, t("ev_round", { n: round.round })));
   const list = el("ul", "ev-tables");
   for (const table of round.tables) {
     const item = el("li", "ev-table");
+    if (mine && [...table.north, ...table.east].some((side) => side.entrant === mine)) item.classList.add("ev-mine");
     const head = el("div", "ev-head");
     head.append(el("span", "ev-number", t("ev_table", { n: table.number })), el("span", "hint-text", t(`ev_table_${table.status}`)));
     const sides = el("div", "ev-sides");
