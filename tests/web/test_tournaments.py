@@ -64,7 +64,7 @@ def test_an_event_set_up_registered_started_and_followed(
     for other in others:
         clubs.clubs["club1"][other.id] = "member"
 
-    phone.goto(server.url + "/#club/club1/events")
+    phone.goto(server.url + "/c/club1/events")
     phone.wait_for_selector("[data-testid=ev-setup]")
     _whole(phone, "club-events-390")
     phone.fill("[data-testid=ev-name]", MARKUP)

@@ -108,8 +108,7 @@ def lifespan(
         # A week of each club's chat wall is kept (clubs/upkeep.py).
         tasks.append(asyncio.create_task(keep_clubs_tidy(state.clubs, state.storage, broker)))
         # The clubs' events: pair, make and start tables, read results (tournaments/).
-        if state.tournaments is not None:
-            tasks.append(asyncio.create_task(keep_running_events(state.tournaments, broker)))
+        tasks.append(asyncio.create_task(keep_running_events(state.tournaments, broker)))
         # Old tables leave the database; their finished matches stay (retention.py).
         retention = state.backends.start_retention()
         if retention is not None and config.keep_days > 0:
@@ -139,7 +138,7 @@ def create_app(
     clubs: ClubAccess | None = None,
 ) -> FastAPI:
     """The server application; storage, fan-out and bot runner may be replaced, and the
-    clubs' access given (the clubs' room; tests)."""
+    events' clubs too (tests, the bench: else the server's own, clubs/)."""
     state = ServerState.build(config, backends(config, storage, fanout), bots, clubs)
     app = FastAPI(
         title="414", lifespan=lifespan(state), docs_url=None, redoc_url=None, openapi_url=None

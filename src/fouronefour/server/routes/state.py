@@ -76,7 +76,7 @@ class ServerState:
     #: Web Push: the server's keys, the profiles' devices and choices (push/).
     push: PushService | None = None
     #: The clubs' events (tournaments/), over the players' database.
-    tournaments: Tournaments | None = None
+    tournaments: Tournaments = field(init=False)
 
     @property
     def storage(self) -> Storage:
@@ -175,24 +175,21 @@ class ServerState:
         self.registry.turns = TurnNotices(self.admission, lambda: self.notifier)
 
     def _tournaments(self, clubs: ClubAccess | None) -> None:
-        """The clubs' events, in the players' SQL database (none over another store)."""
-        from ..players.sqlstore import SqlPlayerStore
-        from ..tournaments.access import NoClubs
+        """The clubs' events, in the players' database, over this server's clubs (or the
+        ``clubs`` given: tests, the bench)."""
         from ..tournaments.service import Tournaments
         from ..tournaments.store import EventStore, ProfileEvents
 
-        store = self.backends.players
-        if isinstance(store, SqlPlayerStore):
-            events = EventStore(store.db)
-            # (A profile's events are in its export, and leave with it: players/service.py.)
-            self.players.keepers.append(ProfileEvents(events))
-            self.tournaments = Tournaments(
-                events,
-                NoClubs() if clubs is None else clubs,
-                self.registry,
-                self.storage,
-                lambda: self.notifier,
-            )
+        events = EventStore(self.backends.players.db)
+        # (A profile's events are in its export, and leave with it: players/service.py.)
+        self.players.keepers.append(ProfileEvents(events))
+        self.tournaments = Tournaments(
+            events,
+            self.clubs if clubs is None else clubs,
+            self.registry,
+            self.storage,
+            lambda: self.notifier,
+        )
 
     def _relay(self) -> None:
         """In a cluster: the relay of requests to and from the other processes."""

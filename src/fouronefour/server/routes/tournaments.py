@@ -50,8 +50,6 @@ def tournaments_router(state: ServerState) -> APIRouter:
     gate = Gate(state.players, state.config.limit_loopback)
 
     def events() -> Tournaments:
-        if state.tournaments is None:
-            raise EventError(ErrorCode.STORAGE_ERROR, "this server keeps no events")
         return state.tournaments
 
     async def reading(request: Request, work: Callable[[Current], Awaitable[Any]]) -> Response:
@@ -76,6 +74,10 @@ def tournaments_router(state: ServerState) -> APIRouter:
 
     @router.get("/e/{event_id}", include_in_schema=False)
     async def page(event_id: str) -> Response:
+        return index()
+
+    @router.get("/c/{club_id}/events", include_in_schema=False)
+    async def club_page(club_id: str) -> Response:
         return index()
 
     @router.post("/api/clubs/{club_id}/events")

@@ -1,5 +1,6 @@
 """What an event needs to know of its club: who has which role, and who the members are.
-The clubs' room (``ServerState.clubs``) implements it; the tests give an in-memory one."""
+The clubs' room (clubs/service.py ``Clubs``, ``ServerState.clubs``) implements it; the
+tests and the bench give an in-memory one."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ ADMINS: frozenset[str] = frozenset({"owner", "admin"})
 
 
 class ClubAccess(Protocol):
-    async def role(self, club_id: str, profile_id: str) -> Role | None:
+    async def role(self, club_id: str, profile_id: str) -> str | None:
         """The profile's role in the club; None if it is no member (or no such club)."""
         ...
 
@@ -20,25 +21,13 @@ class ClubAccess(Protocol):
         ...
 
 
-class NoClubs:
-    """The access of a server without clubs: nobody is a member of anything, so no event
-    can be set up (the clubs' room replaces it: ``ServerState.clubs``)."""
-
-    async def role(self, club_id: str, profile_id: str) -> Role | None:
-        return None
-
-    async def member_ids(self, club_id: str) -> list[str]:
-        return []
-
-
 class MemoryClubs:
-    """Clubs held in a dict (club -> profile -> role): the tests' and the bench's, until a
-    server's clubs are the clubs' room's."""
+    """Clubs held in a dict (club -> profile -> role): the tests' and the bench's."""
 
     def __init__(self, clubs: dict[str, dict[str, Role]] | None = None) -> None:
         self.clubs: dict[str, dict[str, Role]] = clubs if clubs is not None else {}
 
-    async def role(self, club_id: str, profile_id: str) -> Role | None:
+    async def role(self, club_id: str, profile_id: str) -> str | None:
         return self.clubs.get(club_id, {}).get(profile_id)
 
     async def member_ids(self, club_id: str) -> list[str]:

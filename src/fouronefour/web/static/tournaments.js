@@ -1,5 +1,5 @@
 // A club's events (docs/tournaments.md): the club's list with the setup form
-// (`/#club/ID/events`) and one event's page (`/e/ID`): register, start, each round's
+// (`/c/ID/events`) and one event's page (`/e/ID`): register, start, each round's
 // tables with their links, and the standings, read again every few seconds while it runs.
 // Names are the players' and the admins' own words: always set as text, never as HTML.
 
@@ -41,12 +41,11 @@ async function call(method, path, body) {
   return data;
 }
 
-/** The route of a tournaments page, or null: `/e/ID`, or `/#club/ID/events`. */
+/** The route of a tournaments page, or null: `/e/ID`, or `/c/ID/events`. */
 export function tournamentRoute() {
   const event = location.pathname.match(/^\/e\/([A-Za-z0-9]{1,32})\/?$/);
   if (event) return { view: "event", id: event[1] };
-  if (location.pathname !== "/") return null;
-  const club = location.hash.match(/^#club\/([A-Za-z0-9_-]{1,64})\/events$/);
+  const club = location.pathname.match(/^\/c\/([A-Za-z0-9_-]{1,64})\/events\/?$/);
   return club ? { view: "club", club: club[1] } : null;
 }
 
