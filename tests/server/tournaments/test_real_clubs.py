@@ -1,0 +1,55 @@
+"""An event over the server's own clubs (clubs/, ServerState.clubs), not the tests'
+in-memory ones: a club made and joined through its invite link, an event of its members,
+and a banned member who no longer sees it."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from fouronefour.server.config import ServerConfig
+from tests.server.conftest import ThreadServer
+
+from .conftest import Browser
+
+
+def test_an_event_of_a_real_club(tmp_path: Path) -> None:
+    config = ServerConfig(db=str(tmp_path / "real.db"), bot_delay=0.0, bot_processes=0,
+                          hook_seconds=0.05)  # fmt: skip
+    server = ThreadServer(config).__enter__()
+    try:
+        owner = Browser(server.url)
+        made = owner.post("/api/clubs", {"name": "Thursday"})
+        assert made.status_code == 201, made.text
+        club, invite = made.json()["id"], made.json()["invite"]
+        members = [Browser(server.url) for _ in range(3)]
+        for member in members:
+            assert member.post("/api/clubs/join", {"invite": invite}).is_success
+        banned = Browser(server.url)
+        assert banned.post("/api/clubs/join", {"invite": invite}).is_success
+
+        body = {"name": "Cup", "entry": "individuals", "rounds": 1, "grace_seconds": 0,
+                "bot": "greedy"}  # fmt: skip
+        refused = members[0].post(f"/api/clubs/{club}/events", body)
+        assert refused.status_code == 403  # (a member, not an admin)
+        event = owner.post(f"/api/clubs/{club}/events", body).json()
+        for player in (owner, *members, banned):
+            assert player.post(f"/api/events/{event['id']}/register").is_success
+        action = owner.post(f"/api/clubs/{club}/members/{banned.id}", {"action": "ban"})
+        assert action.is_success, action.text
+        assert banned.get(f"/api/events/{event['id']}").status_code == 404
+        assert owner.post(f"/api/events/{event['id']}/start").is_success
+
+        deadline = time.monotonic() + 60
+        shown: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            shown = members[1].get(f"/api/events/{event['id']}").json()
+            if shown["status"] == "finished":
+                break
+            time.sleep(0.2)
+        assert shown["status"] == "finished"
+        playing = {s["entrant"] for s in shown["standings"]}
+        assert playing == {owner.id, *(m.id for m in members)}  # (the banned one: not)
+    finally:
+        server.__exit__()
