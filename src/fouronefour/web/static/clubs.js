@@ -157,6 +157,7 @@ function paintClub() {
   $("club-role").textContent = `${t(`club_role_${club.role}`)} · ${t("club_members_n", { n: club.members.length })}`;
   const tablePath = `/c/${encodeURIComponent(club.id)}/table`;
   $("club-table").href = tablePath;
+  $("club-events").href = `/c/${encodeURIComponent(club.id)}/events`; // (tournaments.js)
   $("club-invite").value = `${location.origin}/c/join#invite=${club.invite}`;
   const admin = RANK[club.role] >= RANK.admin;
   $("club-invite-new").hidden = !admin;
