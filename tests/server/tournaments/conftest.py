@@ -96,8 +96,10 @@ def start_server(db: Path | str, clubs: MemoryClubs, kept: Kept, **overrides: An
     state: ServerState = server.app.state.server
     assert state.tournaments is not None
     state.tournaments.clubs = clubs
+    server.__enter__()
+    # (After the start: a server with Web Push sets its own notifier as it starts.)
     state.notifier = kept
-    return server.__enter__()
+    return server
 
 
 @pytest.fixture

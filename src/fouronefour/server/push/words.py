@@ -42,4 +42,10 @@ def words(notice: Notice, language: str) -> tuple[str, str]:
             lambda m: params.get(m.group(1), ""), texts.get(key, texts.get("push_title", "414"))
         )
 
-    return fill(f"push_{notice.kind}_title"), fill(f"push_{notice.kind}_body")
+    # One kind may cover several happenings (a club's table, a club's event starting): a
+    # notice names its words' variant, ``params["words"]`` (keys push_<kind>_<words>_...).
+    key = f"push_{notice.kind}"
+    variant = notice.params.get("words")
+    if variant and f"{key}_{variant}_title" in texts:
+        key = f"{key}_{variant}"
+    return fill(f"{key}_title"), fill(f"{key}_body")

@@ -220,7 +220,8 @@ class Tournaments:
         notice = Notice(
             "club_event",
             f"/e/{event.id}",
-            {"club": event.club_id, "event": event.setup.name},
+            # (Its words: push_club_event_tournament_*, web/static/i18n; push/words.py.)
+            {"club": event.club_id, "event": event.setup.name, "words": "tournament"},
             tag=f"event-{event.id}",
         )
         for member in await self.clubs.member_ids(event.club_id):
