@@ -19,6 +19,7 @@ from .clock import AsyncioScheduler
 from .clubs.upkeep import keep_clubs_tidy
 from .collector import keep_collections_short
 from .config import ServerConfig
+from .matchmaking.service import Matchmaking
 from .outage import Outage
 from .recording import keep_guests_tidy, keep_recording
 from .registry import TableRegistry
@@ -28,8 +29,10 @@ from .routes.bodies import BodyLimit
 from .routes.clubs import clubs_router
 from .routes.config import config_router
 from .routes.lessons import lesson_router
+from .routes.playagain import playagain_router
 from .routes.players import players_router
 from .routes.push import push_router
+from .routes.quickmatch import quickmatch_router
 from .routes.replays import replays_router
 from .routes.sockets import sockets_router
 from .routes.state import ServerState
@@ -109,6 +112,9 @@ def lifespan(
         tasks.append(asyncio.create_task(keep_clubs_tidy(state.clubs, state.storage, broker)))
         # The clubs' events: pair, make and start tables, read results (tournaments/).
         tasks.append(asyncio.create_task(keep_running_events(state.tournaments, broker)))
+        # The quick-match queue seated at tables (matchmaking/; one process at a time).
+        if state.matchmaking is not None:
+            tasks.append(asyncio.create_task(state.matchmaking.quick.keep_matching()))
         # Old tables leave the database; their finished matches stay (retention.py).
         retention = state.backends.start_retention()
         if retention is not None and config.keep_days > 0:
@@ -140,6 +146,7 @@ def create_app(
     """The server application; storage, fan-out and bot runner may be replaced, and the
     events' clubs too (tests, the bench: else the server's own, clubs/)."""
     state = ServerState.build(config, backends(config, storage, fanout), bots, clubs)
+    state.matchmaking = matchmaking = Matchmaking.build(state)
     app = FastAPI(
         title="414", lifespan=lifespan(state), docs_url=None, redoc_url=None, openapi_url=None
     )
@@ -162,6 +169,8 @@ def create_app(
         clubs_router(state),
         push_router(state),
         tournaments_router(state),
+        quickmatch_router(state, matchmaking.quick),
+        playagain_router(state),
     ):
         app.include_router(router)
     return app

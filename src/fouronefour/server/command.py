@@ -115,6 +115,19 @@ FLAGS: tuple[Flag, ...] = (
         "round_pause_seconds",
     ),
     Flag(
+        "--quickmatch-bot-seconds",
+        "seconds someone waits in the quick-match queue before bots fill their table, "
+        "0 to 600 (default %(default)s)",
+        float,
+        "quickmatch_bot_seconds",
+    ),
+    Flag(
+        "--again-seconds",
+        "seconds the players have to answer an offer to play again, 5 to 600 (default %(default)s)",
+        float,
+        "again_seconds",
+    ),
+    Flag(
         "--bot-delay",
         "seconds a bot waits before acting, 0 to 60 (default %(default)s)",
         float,
@@ -283,6 +296,11 @@ def settings_problem(config: ServerConfig) -> str | None:
         ),
         (0 <= config.round_pause_seconds <= 120, "--round-pause-seconds must be 0 to 120"),
         (0 <= config.bot_delay <= 60, "--bot-delay must be 0 to 60"),
+        (
+            0 <= config.quickmatch_bot_seconds <= 600,
+            "--quickmatch-bot-seconds must be 0 to 600",
+        ),
+        (5 <= config.again_seconds <= 600, "--again-seconds must be 5 to 600"),
         (0 <= config.bot_processes <= 64, "--bot-processes must be 0 to 64"),
         (config.max_tables >= 1, "--max-tables must be at least 1"),
         (

@@ -25,6 +25,10 @@ class ServerConfig:
     hook_seconds: float = 3.0
     hook_mode: str = "fair"
     round_pause_seconds: float = 15.0
+    #: Quick match: seconds someone waits before bots fill their table's empty seats; play
+    #: again: seconds the players have to answer the host's offer (docs/quickmatch.md).
+    quickmatch_bot_seconds: float = 30.0
+    again_seconds: float = 30.0
     #: Seconds a bot waits before acting, so people can follow; 0 in tests.
     bot_delay: float = 0.8
     #: Worker processes for slow bots (search); random and greedy run in threads. 0: threads.

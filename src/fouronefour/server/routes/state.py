@@ -34,6 +34,7 @@ from .operations import table_operations
 if TYPE_CHECKING:
     from ..cluster.relay import Operation, Relay, RelayServer
     from ..cluster.shared import SharedCounts
+    from ..matchmaking.service import Matchmaking
     from ..storage.interface import OldTables
     from ..tables.table import Table
     from ..tournaments.access import ClubAccess
@@ -77,6 +78,8 @@ class ServerState:
     push: PushService | None = None
     #: The clubs' events (tournaments/), over the players' database.
     tournaments: Tournaments = field(init=False)
+    #: Quick match and play again (matchmaking/), set by ``create_app``.
+    matchmaking: Matchmaking | None = None
 
     @property
     def storage(self) -> Storage:

@@ -1,0 +1,150 @@
+"""Quick match: people join the public queue, a pass now and then seats them at rated
+tables (pairing.py decides who with whom), and each page learns its seat when it asks.
+
+In a cluster the queue is in Redis and any process takes a page's calls; the pass is made
+by one process at a time (the queue's lock), which creates the tables (it owns them) and
+leaves each person's seat in the queue for their page to fetch, wherever it asks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ErrorCode
+from ..ratelimit import AddressBuckets
+from .errors import MatchCode, MatchError
+from .pairing import SEATS, Spread, Table, tables
+from .queue import QueueStore
+from .tablemaker import Seated, Sitter
+
+log = logging.getLogger(__name__)
+
+#: How long the matching process may hold the lock before another may take over.
+LOCK_SECONDS = 10.0
+#: Joins and leaves a profile may make: a burst, then one every few seconds.
+CHANGES_BURST = 6
+CHANGES_PER_SECOND = 0.2
+
+#: Makes a table with these seats (None: a bot) and options; each person's seat.
+TableMaker = Callable[[Sequence[Sitter | None], dict[str, Any]], Awaitable[dict[int, Seated]]]
+
+
+class ChangeLimit:
+    """The joins and leaves one profile may make (a flood is refused, ``rate_limited``):
+    this process's buckets, or (a cluster) Redis's shared ones, with the same ``take``."""
+
+    def __init__(self, buckets: Any = None) -> None:
+        self._buckets = buckets or AddressBuckets(CHANGES_PER_SECOND, CHANGES_BURST)
+
+    async def check(self, profile: str) -> None:
+        wait = self._buckets.take(profile)
+        if asyncio.iscoroutine(wait):
+            wait = await wait
+        if wait > 0:
+            raise MatchError(
+                ErrorCode.RATE_LIMITED, "too many quick-match changes: wait a moment", wait
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Who asks: the session's profile, its name and rating."""
+
+    profile: str
+    name: str
+    ordinal: float
+
+
+class QuickMatch:
+    def __init__(
+        self,
+        queue: QueueStore,
+        make: TableMaker,
+        spread: Spread | None = None,
+        clock: Callable[[], float] = time.time,
+        limit: ChangeLimit | None = None,
+    ) -> None:
+        self.queue = queue
+        self.spread = spread or Spread()
+        self._make = make
+        self._clock = clock
+        self._limit = limit or ChangeLimit()
+        self.holder = secrets.token_hex(8)
+
+    async def join(self, person: Person) -> dict[str, Any]:
+        await self._limit.check(person.profile)
+        now = self._clock()
+        entry = await self.queue.join(person.profile, person.name, person.ordinal, now)
+        return {"state": "waiting", "waited_ms": 0, "joined_at": entry.joined_at}
+
+    async def leave(self, person: Person) -> dict[str, Any]:
+        await self._limit.check(person.profile)
+        if not await self.queue.leave(person.profile, self._clock()):
+            raise MatchError(MatchCode.NOT_QUEUED, "you are not in the quick-match queue")
+        return {"state": "idle"}
+
+    async def status(self, person: Person) -> dict[str, Any]:
+        """Waiting (and for how long), seated (the seat and its token), or neither."""
+        now = self._clock()
+        seat = await self.queue.seat_of(person.profile, now)
+        if seat is not None:
+            return {"state": "seated", **seat}
+        entry = await self.queue.entry(person.profile)
+        if entry is None:
+            return {"state": "idle"}
+        spread = self.spread
+        return {
+            "state": "waiting",
+            "waited_ms": round(entry.waited(now) * 1000),
+            "bots_after_ms": round(max(0.0, spread.bot_fill_seconds - entry.waited(now)) * 1000),
+            "waiting": len(await self.queue.waiting()),
+        }
+
+    async def match_once(self) -> list[Table]:
+        """One pass: the tables due now made, their people told; returns them. Only one
+        process of a cluster makes a pass at a time."""
+        if not await self.queue.lock(self.holder, LOCK_SECONDS):
+            return []
+        try:
+            now = self._clock()
+            made = []
+            for table in tables(await self.queue.waiting(), now, self.spread):
+                if await self._seat(table, now):
+                    made.append(table)
+            return made
+        finally:
+            await self.queue.unlock(self.holder)
+
+    async def _seat(self, table: Table, now: float) -> bool:
+        claimed = await self.queue.claim(e.profile for e in table.people)
+        if claimed is None:  # (someone left meanwhile: the rest wait for the next pass)
+            return False
+        sitters: list[Sitter | None] = [Sitter(e.name, e.profile) for e in table.people]
+        sitters += [None] * (SEATS - len(sitters))
+        options = {"rated": True, "bot": table.bot_level}
+        try:
+            seated = await self._make(sitters, options)
+        except MatchError as error:
+            log.warning("a quick-match table could not be made: %s", error.message)
+            await self.queue.put_back(claimed)
+            return False
+        for seat, entry in enumerate(table.people):
+            await self.queue.seated(entry.profile, seated[seat].to_dict(), now)
+        return True
+
+    async def keep_matching(self, seconds: float = 1.0) -> None:
+        """A pass about every ``seconds``, for good (cancel to stop)."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await self.match_once()
+            except MatchError as error:  # (Redis or the database away: the next pass)
+                log.debug("quick match pass skipped: %s", error.message)
+            except Exception:
+                log.exception("quick match pass failed")

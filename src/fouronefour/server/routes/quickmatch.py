@@ -1,0 +1,66 @@
+"""Quick match over HTTP (docs/quickmatch.md): join the public queue, leave it, and ask
+whether a seat was found (the page polls; the seat's token comes in the answer's body, as a
+join's does, never in a URL). Every call is the session's (cookie, and the CSRF header: a
+page of another site can neither join nor read a seat)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import orjson
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from ..matchmaking.errors import MatchError
+from ..matchmaking.quickmatch import Person, QuickMatch
+from .players import Gate
+
+if TYPE_CHECKING:
+    from .state import ServerState
+
+
+def _json(body: object, status: int = 200) -> Response:
+    response = Response(orjson.dumps(body), status_code=status, media_type="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _refused(error: MatchError) -> Response:
+    response = _json({"error": error.to_dict()}, error.status)
+    if error.retry_after is not None:
+        response.headers["Retry-After"] = str(max(1, int(error.retry_after + 0.999)))
+    return response
+
+
+def quickmatch_router(state: ServerState, quick: QuickMatch) -> APIRouter:
+    gate = Gate(state.players, state.config.limit_loopback)
+    router = APIRouter()
+
+    async def person(request: Request) -> Person:
+        current = await gate.changing(request)
+        profile = current.profile
+        return Person(profile.id, profile.name, profile.rating.ordinal)
+
+    async def answer(request: Request, work: Callable[[Person], Awaitable[object]]) -> Response:
+        async def guarded() -> Response:
+            try:
+                return _json(await work(await person(request)))
+            except MatchError as error:
+                return _refused(error)
+
+        return await gate.answer(request, guarded)
+
+    @router.post("/api/quickmatch")
+    async def join(request: Request) -> Response:
+        return await answer(request, quick.join)
+
+    @router.delete("/api/quickmatch")
+    async def leave(request: Request) -> Response:
+        return await answer(request, quick.leave)
+
+    @router.get("/api/quickmatch")
+    async def status(request: Request) -> Response:
+        return await answer(request, quick.status)
+
+    return router
