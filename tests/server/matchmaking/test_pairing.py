@@ -24,7 +24,8 @@ def queues(draw: st.DrawFn) -> tuple[list[Entry], float]:
     count = draw(st.integers(0, 40))
     ratings = draw(st.lists(st.floats(-5, 40, allow_nan=False), min_size=count, max_size=count))
     joins = draw(st.lists(st.floats(0, 120, allow_nan=False), min_size=count, max_size=count))
-    entries = [Entry(f"p{i}", f"P{i}", r, t, i) for i, (r, t) in enumerate(zip(ratings, joins))]
+    pairs = enumerate(zip(ratings, joins, strict=True))
+    entries = [Entry(f"p{i}", f"P{i}", r, t, i) for i, (r, t) in pairs]
     now = draw(st.floats(0, 200, allow_nan=False))
     # (nobody joins after now)
     return [e for e in entries if e.joined_at <= now], now
