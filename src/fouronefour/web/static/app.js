@@ -28,6 +28,8 @@ import { initRoundEnd } from "./roundend.js";
 import { initMyAnalysis } from "./myanalysis.js";
 import { initPeople, renderClaim, renderPresence } from "./people.js";
 import { initResults, onResultsChange, resetResults, retranslateResults } from "./results.js";
+import { initQuickMatch, resumeQuickMatch, retranslateQuickMatch } from "./quickmatch.js";
+import { initPlayAgain } from "./playagain.js";
 import { openReplays, rerenderReplay } from "./replay.js";
 import { initLearn, learnRoute, retranslateLearn, showLearn } from "./learn.js";
 import { initLesson, openLesson, retranslateLesson } from "./lesson.js";
@@ -270,6 +272,7 @@ async function main() {
     retranslateLearn();
     retranslateLesson();
     retranslatePractice();
+    retranslateQuickMatch();
   });
   initHome(enterTable);
   initLobby(render);
@@ -285,6 +288,8 @@ async function main() {
   initPeople();
   api.config().then(applyChatConfig, () => {});
   initResults(replays);
+  initQuickMatch(enterTable);
+  initPlayAgain(enterTable);
   initLearn((path) => {
     history.pushState(null, "", path);
     route();
@@ -324,6 +329,7 @@ async function main() {
   setInterval(tickGame, 250);
   route();
   await meLoaded;
+  if (!session.state.code) resumeQuickMatch(); // (still waiting in the queue: a reload)
   document.body.dataset.ready = "true";
   // Installable: the service worker keeps the app shell (served from the root: its scope).
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});

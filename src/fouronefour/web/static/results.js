@@ -7,6 +7,7 @@ import { eventTypes, lastRoundEnd, tableView } from "./state.js";
 import { request, session } from "./session.js";
 import { renderResults } from "./table.js";
 import { showError } from "./toast.js";
+import { watchAgain } from "./playagain.js";
 
 let shown = null; // {result, previousLevels} in the dialog
 let openReplays = null; // from app.js
@@ -74,6 +75,7 @@ export function renderResultButtons() {
   const finished = state.table && state.table.status === "finished";
   $("results-again").hidden = !(finished && state.host && state.role === "player");
   $("results-replay").hidden = !finished;
+  watchAgain(); // (a new table with the same players: playagain.js)
   // A modal keeps the keyboard: if what had it went (a button hidden, the page redrawn
   // behind), its first button takes it again.
   const dialog = $("results");
