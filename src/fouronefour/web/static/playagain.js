@@ -16,6 +16,13 @@ let enterTable = null; // (code) => void, from app.js
 let watching = null; // the code of the table whose offer this page follows
 let timer = null;
 let busy = false;
+let current = null; // the offer as last seen
+
+/** While an offer is on, the host's Play again at this same table (results.js) is not:
+ * the players are answering about a new one. */
+function hideSameTable() {
+  if (current && current.state !== "failed") $("results-again").hidden = true;
+}
 
 async function call(code, path, body) {
   const response = await fetch(`/api/tables/${encodeURIComponent(code)}/again${path}`, {
@@ -48,6 +55,8 @@ function hostName() {
 }
 
 function render(offer) {
+  current = offer;
+  hideSameTable();
   const isHost = Boolean(session.state.host);
   $("again-host").hidden = !(isHost && (!offer || offer.state === "failed"));
   $("again-panel").hidden = !offer && !isHost;
@@ -129,6 +138,7 @@ async function act(path, body) {
 
 function stop() {
   watching = null;
+  current = null;
   clearTimeout(timer);
   timer = null;
   $("again-panel").hidden = true;
@@ -144,7 +154,10 @@ export function watchAgain() {
     if (watching) stop();
     return;
   }
-  if (watching === code) return;
+  if (watching === code) {
+    hideSameTable();
+    return;
+  }
   stop();
   watching = code;
   render(null);
