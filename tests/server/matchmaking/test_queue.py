@@ -14,7 +14,7 @@ import pytest
 
 from fouronefour.server.cluster.broker import Broker
 from fouronefour.server.matchmaking.errors import MatchCode, MatchError
-from fouronefour.server.matchmaking.queue import LocalQueue, QueueRules, QueueStore
+from fouronefour.server.matchmaking.queue import MAKING, LocalQueue, QueueRules, QueueStore
 from fouronefour.server.matchmaking.redisqueue import ROOT, RedisQueue
 from fouronefour.server.storage.sqlite import GroupCommitStorage
 from tests import sandbox
@@ -143,14 +143,18 @@ def test_a_table_is_claimed_whole_or_not_at_all(stores: Callable[[], object]) ->
         now = time.time()
         for name in ("a", "b", "c"):
             await queue.join(name, name.upper(), 5.0, now)
-        assert await queue.claim(["a", "b", "gone"]) is None
+        assert await queue.claim(["a", "b", "gone"], now) is None
         assert len(await queue.waiting()) == 3
-        taken = await queue.claim(["a", "b"])
+        assert await queue.seat_of("a", now) is None
+        taken = await queue.claim(["a", "b"], now)
         assert taken is not None and [e.profile for e in taken] == ["a", "b"]
         assert [e.profile for e in await queue.waiting()] == ["c"]
+        # Neither waiting nor seated meanwhile: their pages see the table being made.
+        assert await queue.seat_of("a", now) == MAKING
         await queue.put_back(taken)  # (the table could not be made: back in their places)
         assert sorted(e.profile for e in await queue.waiting()) == ["a", "b", "c"]
         assert await queue.entry("a") == taken[0]
+        assert await queue.seat_of("a", now) is None
 
     run(stores, scenario)
 

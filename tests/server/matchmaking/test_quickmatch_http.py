@@ -154,6 +154,19 @@ def test_a_cluster_keeps_one_queue_and_tells_each_page_wherever_it_asks(
         table = httpx.get(f"{server.url}/api/tables/{seats[0]['code']}", timeout=10).json()
         assert table["status"] == "playing" and table["options"]["rated"] is True
         assert [s["kind"] for s in table["seats"]] == ["human"] * 4
+    # Play again is the old table's owner's: asked through either process, it answers
+    # (relayed); a stranger's token is refused there too.
+    for server in cluster:
+        view = httpx.post(
+            f"{server.url}/api/tables/{seats[0]['code']}/again/view",
+            json={"token": seats[0]["token"]},
+            timeout=10,
+        )
+        assert view.status_code == 200 and view.json()["offer"] is None
+        stranger = httpx.post(
+            f"{server.url}/api/tables/{seats[0]['code']}/again", json={"token": "x"}, timeout=10
+        )
+        assert stranger.json()["error"]["code"] == "not_seated"
     # Someone alone: bots fill after the wait, whichever process matched.
     late = page(two.url)
     assert late.post("/api/quickmatch", headers=csrf(late)).status_code == 200

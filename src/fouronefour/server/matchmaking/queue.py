@@ -18,6 +18,11 @@ from .pairing import Entry
 MAX_WAITING = 20_000
 #: Seconds a matched seat waits for its page to fetch it.
 RESULT_SECONDS = 300.0
+#: What a claimed person's seat is while their table is being made: their page keeps
+#: waiting (it would otherwise find them neither in the queue nor seated, and give up).
+MAKING: dict[str, Any] = {"making": True}
+#: Seconds that mark lasts if the matching process dies before the table is made.
+MAKING_SECONDS = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +62,9 @@ class QueueStore(Protocol):
 
     async def entry(self, profile: str) -> Entry | None: ...
 
-    async def claim(self, profiles: Iterable[str]) -> list[Entry] | None:
-        """Take these people out of the queue together, if every one is still in it."""
+    async def claim(self, profiles: Iterable[str], now: float) -> list[Entry] | None:
+        """Take these people out of the queue together, if every one is still in it; their
+        seat is :data:`MAKING` until :meth:`seated` (or :meth:`put_back`)."""
         ...
 
     async def put_back(self, entries: Iterable[Entry]) -> None:
@@ -126,14 +132,17 @@ class LocalQueue:
     async def entry(self, profile: str) -> Entry | None:
         return self._entries.get(profile)
 
-    async def claim(self, profiles: Iterable[str]) -> list[Entry] | None:
+    async def claim(self, profiles: Iterable[str], now: float) -> list[Entry] | None:
         wanted = list(profiles)
         if not all(p in self._entries for p in wanted):
             return None
+        for profile in wanted:
+            self._seats[profile] = (now + MAKING_SECONDS, MAKING)
         return [self._entries.pop(p) for p in wanted]
 
     async def put_back(self, entries: Iterable[Entry]) -> None:
         for entry in entries:
+            self._seats.pop(entry.profile, None)
             self._entries.setdefault(entry.profile, entry)
 
     async def seated(self, profile: str, seat: dict[str, Any], now: float) -> None:

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ErrorCode
+from ..outage import Outage
 from ..ratelimit import AddressBuckets
 from .errors import MatchCode, MatchError
 from .pairing import SEATS, Spread, Table, tables
-from .queue import QueueStore
+from .queue import MAKING, QueueStore
 from .tablemaker import Seated, Sitter
 
 log = logging.getLogger(__name__)
@@ -93,6 +94,8 @@ class QuickMatch:
         """Waiting (and for how long), seated (the seat and its token), or neither."""
         now = self._clock()
         seat = await self.queue.seat_of(person.profile, now)
+        if seat == MAKING:  # (matched: the table is being made)
+            return {"state": "waiting", "waited_ms": 0, "bots_after_ms": 0, "found": True}
         if seat is not None:
             return {"state": "seated", **seat}
         entry = await self.queue.entry(person.profile)
@@ -122,7 +125,7 @@ class QuickMatch:
             await self.queue.unlock(self.holder)
 
     async def _seat(self, table: Table, now: float) -> bool:
-        claimed = await self.queue.claim(e.profile for e in table.people)
+        claimed = await self.queue.claim((e.profile for e in table.people), now)
         if claimed is None:  # (someone left meanwhile: the rest wait for the next pass)
             return False
         sitters: list[Sitter | None] = [Sitter(e.name, e.profile) for e in table.people]
@@ -139,12 +142,16 @@ class QuickMatch:
         return True
 
     async def keep_matching(self, seconds: float = 1.0) -> None:
-        """A pass about every ``seconds``, for good (cancel to stop)."""
+        """A pass about every ``seconds``, for good (cancel to stop). Redis or the database
+        away is one line when it starts and one when it ends (outage.py)."""
+        outage = Outage(log, "the quick-match pass")
         while True:
             await asyncio.sleep(seconds)
             try:
                 await self.match_once()
-            except MatchError as error:  # (Redis or the database away: the next pass)
-                log.debug("quick match pass skipped: %s", error.message)
-            except Exception:
-                log.exception("quick match pass failed")
+            except MatchError as error:
+                outage.failed(error.message, "the queue waits; tried again every second")
+            except Exception as error:
+                outage.failed(error, "the queue waits; tried again every second")
+            else:
+                outage.back()

@@ -17,7 +17,15 @@ from ..cluster.broker import PREFIX
 from ..errors import ErrorCode
 from .errors import MatchError
 from .pairing import Entry
-from .queue import RESULT_SECONDS, QueueRules, already, cooling, full
+from .queue import (
+    MAKING,
+    MAKING_SECONDS,
+    RESULT_SECONDS,
+    QueueRules,
+    already,
+    cooling,
+    full,
+)
 
 if TYPE_CHECKING:
     from redis import asyncio as aioredis
@@ -41,15 +49,19 @@ redis.call('DEL', KEYS[4])
 return {0, seq}
 """
 
-# KEYS: entries; ARGV: the profiles. All of them out of the queue, or none.
+# KEYS: entries, then each profile's seat key; ARGV: the "making" mark, its lifetime (ms),
+# then the profiles. All of them out of the queue (their seats marked), or none.
 _CLAIM = """
 local taken = {}
-for i, profile in ipairs(ARGV) do
-  local entry = redis.call('HGET', KEYS[1], profile)
+for i = 3, #ARGV do
+  local entry = redis.call('HGET', KEYS[1], ARGV[i])
   if not entry then return false end
-  taken[i] = entry
+  taken[i - 2] = entry
 end
-for _, profile in ipairs(ARGV) do redis.call('HDEL', KEYS[1], profile) end
+for i = 3, #ARGV do
+  redis.call('HDEL', KEYS[1], ARGV[i])
+  redis.call('SET', KEYS[i - 1], ARGV[1], 'PX', ARGV[2])
+end
 return taken
 """
 
@@ -147,9 +159,11 @@ class RedisQueue:
         return None if raw is None else _entry(profile, raw)
 
     @_answered
-    async def claim(self, profiles: Iterable[str]) -> list[Entry] | None:
+    async def claim(self, profiles: Iterable[str], now: float) -> list[Entry] | None:
         wanted = list(profiles)
-        taken = await self._script(_CLAIM)(keys=[ENTRIES], args=wanted)
+        keys = [ENTRIES, *(_seat_key(p) for p in wanted)]
+        mark = [orjson.dumps(MAKING), int(MAKING_SECONDS * 1000)]
+        taken = await self._script(_CLAIM)(keys=keys, args=[*mark, *wanted])
         if not taken:
             return None
         return [_entry(p, raw) for p, raw in zip(wanted, taken, strict=True)]
@@ -159,6 +173,7 @@ class RedisQueue:
         redis = self._redis()
         for e in entries:
             raw = orjson.dumps([e.name, repr(e.ordinal), repr(e.joined_at), e.seq])
+            await redis.delete(_seat_key(e.profile))
             await redis.hsetnx(ENTRIES, e.profile, raw)
 
     @_answered

@@ -97,6 +97,7 @@ async function poll() {
   }
   if (!waiting) return; // cancelled meanwhile
   if (status.state === "seated") sit(status);
+  else if (status.found) timer = setTimeout(poll, POLL_MS / 4); // (its table is being made)
   else if (status.state === "waiting") {
     showWaiting(status);
     timer = setTimeout(poll, POLL_MS);
