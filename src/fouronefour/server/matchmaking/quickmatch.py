@@ -34,6 +34,12 @@ CHANGES_PER_SECOND = 0.2
 
 #: Makes a table with these seats (None: a bot) and options; each person's seat.
 TableMaker = Callable[[Sequence[Sitter | None], dict[str, Any]], Awaitable[dict[int, Seated]]]
+#: Whether a profile is still there (not deleted since it joined).
+Present = Callable[[str], Awaitable[bool]]
+
+
+async def _everyone(profile: str) -> bool:
+    return True
 
 
 class ChangeLimit:
@@ -70,8 +76,10 @@ class QuickMatch:
         spread: Spread | None = None,
         clock: Callable[[], float] = time.time,
         limit: ChangeLimit | None = None,
+        present: Present = _everyone,
     ) -> None:
         self.queue = queue
+        self._present = present
         self.spread = spread or Spread()
         self._make = make
         self._clock = clock
@@ -125,6 +133,11 @@ class QuickMatch:
             await self.queue.unlock(self.holder)
 
     async def _seat(self, table: Table, now: float) -> bool:
+        gone = [e.profile for e in table.people if not await self._present(e.profile)]
+        if gone:  # (deleted since they joined: out of the queue; the rest wait a pass)
+            for profile in gone:
+                await self.queue.forget(profile)
+            return False
         claimed = await self.queue.claim((e.profile for e in table.people), now)
         if claimed is None:  # (someone left meanwhile: the rest wait for the next pass)
             return False

@@ -42,8 +42,13 @@ class Matchmaking:
             limit = ChangeLimit(
                 SharedBuckets(broker, "quickmatch", CHANGES_PER_SECOND, CHANGES_BURST)
             )
+
+        async def present(profile: str) -> bool:
+            found = await state.players.store.get_profile(profile)
+            return found is not None and not found.deleted
+
         spread = Spread(bot_fill_seconds=config.quickmatch_bot_seconds)
-        quick = QuickMatch(queue, make, spread, limit=limit)
+        quick = QuickMatch(queue, make, spread, limit=limit, present=present)
         again = PlayAgain(make, config.again_seconds, notifier=state.notifier)
         state.operations.update(again.operations())
         return cls(quick, again)
