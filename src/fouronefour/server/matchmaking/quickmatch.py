@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import ErrorCode
 from ..outage import Outage
-from ..ratelimit import AddressBuckets
+from ..players.throttle import Attempt, LocalThrottle, Throttle
 from .errors import MatchCode, MatchError
 from .pairing import SEATS, Spread, Table, tables
 from .queue import MAKING, QueueStore
@@ -28,10 +28,6 @@ log = logging.getLogger(__name__)
 
 #: How long the matching process may hold the lock before another may take over.
 LOCK_SECONDS = 10.0
-#: Joins and leaves a profile may make: a burst, then one every few seconds.
-CHANGES_BURST = 6
-CHANGES_PER_SECOND = 0.2
-
 #: Makes a table with these seats (None: a bot) and options; each person's seat.
 TableMaker = Callable[[Sequence[Sitter | None], dict[str, Any]], Awaitable[dict[int, Seated]]]
 #: Whether a profile is still there (not deleted since it joined).
@@ -43,16 +39,15 @@ async def _everyone(profile: str) -> bool:
 
 
 class ChangeLimit:
-    """The joins and leaves one profile may make (a flood is refused, ``rate_limited``):
-    this process's buckets, or (a cluster) Redis's shared ones, with the same ``take``."""
+    """The joins and leaves one profile may make (the players' throttle: this process's
+    buckets, or in a cluster Redis's, shared by every process); a flood is refused,
+    ``rate_limited``, and changes nothing."""
 
-    def __init__(self, buckets: Any = None) -> None:
-        self._buckets = buckets or AddressBuckets(CHANGES_PER_SECOND, CHANGES_BURST)
+    def __init__(self, throttle: Throttle | None = None) -> None:
+        self._throttle = throttle or LocalThrottle()
 
     async def check(self, profile: str) -> None:
-        wait = self._buckets.take(profile)
-        if asyncio.iscoroutine(wait):
-            wait = await wait
+        wait = await self._throttle.take(Attempt.QUICKMATCH_PROFILE, profile)
         if wait > 0:
             raise MatchError(
                 ErrorCode.RATE_LIMITED, "too many quick-match changes: wait a moment", wait

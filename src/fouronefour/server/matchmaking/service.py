@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .again import PlayAgain
 from .pairing import Spread
 from .queue import LocalQueue, QueueStore
-from .quickmatch import CHANGES_BURST, CHANGES_PER_SECOND, ChangeLimit, QuickMatch
+from .quickmatch import ChangeLimit, QuickMatch
 from .tablemaker import Seated, Sitter, make_table
 
 if TYPE_CHECKING:
@@ -32,16 +32,13 @@ class Matchmaking:
             return await make_table(state.registry, seats, options, state.node)
 
         queue: QueueStore = LocalQueue()
-        limit = ChangeLimit()
         broker = state.backends.broker
         if broker is not None:
-            from ..cluster.shared import SharedBuckets
             from .redisqueue import RedisQueue
 
             queue = RedisQueue(broker)
-            limit = ChangeLimit(
-                SharedBuckets(broker, "quickmatch", CHANGES_PER_SECOND, CHANGES_BURST)
-            )
+        # (the players' throttle: shared across a cluster when it has a broker)
+        limit = ChangeLimit(state.players.throttle)
 
         async def present(profile: str) -> bool:
             found = await state.players.store.get_profile(profile)

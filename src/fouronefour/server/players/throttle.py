@@ -29,6 +29,8 @@ class Attempt(enum.StrEnum):
     GUEST_ADDRESS = "guest-address"
     #: Password changes (a wrong current password) per profile.
     PASSWORD_ACCOUNT = "password-account"
+    #: Joining and leaving the quick-match queue, per profile (matchmaking/).
+    QUICKMATCH_PROFILE = "quickmatch-profile"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,8 @@ BUDGETS: dict[Attempt, Budget] = {
     Attempt.CLAIM_ADDRESS: Budget(10, 1 / 6),
     Attempt.GUEST_ADDRESS: Budget(30, 1.0),
     Attempt.PASSWORD_ACCOUNT: Budget(5, 1 / 60),
+    # Quick match: 6 joins or leaves, then one every 5 s (docs/quickmatch.md).
+    Attempt.QUICKMATCH_PROFILE: Budget(6, 1 / 5),
 }
 
 
