@@ -62,7 +62,7 @@ def quick_server(tmp_path: Path) -> Iterator[str]:
 
 @pytest.mark.parametrize("size", [(390, 844), (1366, 657)])
 def test_quick_match_waits_then_bots_fill_the_table(
-    quick_server: str, new_page: Any, size: tuple[int, int]
+    quick_server: str, new_page: Any, size: tuple[int, int], axe_problems: Any
 ) -> None:
     width, height = size
     # Cancelling: the waiting screen goes, the queue no longer holds this profile.
@@ -94,6 +94,7 @@ def test_quick_match_waits_then_bots_fill_the_table(
     waited = page.locator("[data-testid=quickmatch-waited]").inner_text()
     assert re.match(r"Waiting for 0:0\d", waited)
     assert page.evaluate(CUT, "#quickmatch-wait") == []
+    assert not axe_problems(page), axe_problems(page)
     _shot(page, f"waiting-{width}x{height}")
     # After the wait: sent to its seat at a rated table whose other seats are bots.
     page.wait_for_url(re.compile(r"/t/[A-Z0-9]+$"), timeout=15_000)
@@ -124,7 +125,7 @@ def _join(page: Any, server_url: str, code: str, name: str, seat: int) -> None:
 
 
 def test_play_again_with_rotated_partners_takes_both_players_to_a_new_table(
-    server_url: str, new_page: Any
+    server_url: str, new_page: Any, axe_problems: Any
 ) -> None:
     ann = new_page("ann", 1366, 657)
     bob = new_page("bob", 390, 844)
@@ -162,6 +163,7 @@ def test_play_again_with_rotated_partners_takes_both_players_to_a_new_table(
     assert "Ann offers a new table with rotated partners" in status
     assert "not answered yet" in bob.locator("[data-testid=again-people]").inner_text()
     assert bob.evaluate(CUT, "#results") == []
+    assert not axe_problems(bob), axe_problems(bob)
     _shot(bob, "again-offer-390x844")
     _shot(ann, "again-waiting-1366x657")
     bob.click("[data-testid=again-accept]")
