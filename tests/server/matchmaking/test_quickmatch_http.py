@@ -4,12 +4,14 @@ theirs; the abuse a stranger could try is refused."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from fouronefour.server.config import ServerConfig
 from tests import sandbox
@@ -173,3 +175,72 @@ def test_a_cluster_keeps_one_queue_and_tells_each_page_wherever_it_asks(
     alone = seated(late)
     table = httpx.get(f"{one.url}/api/tables/{alone['code']}", timeout=10).json()
     assert [s["kind"] for s in table["seats"]].count("bot") == 3
+
+
+def finished_pair(url: str) -> tuple[str, str, str]:
+    """A 2-player table of Ann (host) and Bob whose 50 ms turn timers run out, so the table's
+    bot plays the match out for both; its code and the two seat tokens, once it is over."""
+    options = {"players": 2, "turn_seconds": 0.05, "hook_mode": "fast", "hook_seconds": 0.05,
+               "bot": "greedy", "round_pause_seconds": 0}  # fmt: skip
+    made = httpx.post(f"{url}/api/tables", json={"name": "Ann", **options}, timeout=10).json()
+    code, ann = made["code"], made["token"]
+    bob = httpx.post(f"{url}/api/tables/{code}/join", json={"name": "Bob", "seat": 1}).json()
+    with connect(url.replace("http", "ws", 1) + f"/ws/{code}") as socket:
+        socket.send(json.dumps({"type": "hello", "protocol": 3, "token": ann}))
+        socket.send(json.dumps({"type": "start", "id": "go"}))
+        while '"go"' not in str(socket.recv(timeout=10)):
+            pass
+    deadline = time.monotonic() + 90
+    while httpx.get(f"{url}/api/tables/{code}", timeout=10).json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the match did not end"
+        time.sleep(0.2)
+    return code, ann, bob["token"]
+
+
+def again(url: str, code: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    answer = httpx.post(f"{url}/api/tables/{code}/again{path}", json=body, timeout=10)
+    assert answer.status_code == 200, answer.text
+    offer: dict[str, Any] = answer.json()["offer"]
+    return offer
+
+
+def test_play_again_through_the_other_process_of_a_cluster(cluster: list[ThreadServer]) -> None:
+    """Every call through the process that does not own the old table (relayed to it); the
+    new table is made by the owner, and both players find their seats from either process."""
+    owner, other = cluster
+    code, ann, bob = finished_pair(owner.url)
+    offered = again(other.url, code, "", {"token": ann, "rotate": False})
+    assert offered["state"] == "open"
+    assert [p["answer"] for p in offered["people"]] == ["accepted", "waiting"]
+    again(other.url, code, "/answer", {"token": bob, "accept": True})
+    deadline = time.monotonic() + 10
+    views = {}
+    while len(views) < 2:
+        assert time.monotonic() < deadline, "the new table was not made"
+        for name, token, server in (("ann", ann, owner), ("bob", bob, other)):
+            view = again(server.url, code, "/view", {"token": token})
+            if view["state"] == "made":
+                views[name] = view["table"]
+        time.sleep(0.2)
+    assert views["ann"]["code"] == views["bob"]["code"]
+    assert (views["ann"]["seat"], views["bob"]["seat"]) == (0, 1)
+    table = httpx.get(f"{other.url}/api/tables/{views['bob']['code']}", timeout=10).json()
+    assert [s["name"] for s in table["seats"]] == ["Ann", "Bob"]
+    assert table["status"] == "playing" and table["options"]["turn_seconds"] == 0.05
+
+
+def test_an_offer_nobody_answers_is_settled_when_its_time_is_up(make_server: Make) -> None:
+    server = make_server(again_seconds=1.0)
+    code, ann, bob = finished_pair(server.url)
+    again(server.url, code, "", {"token": ann, "rotate": True})
+    offers = server.app.state.server.matchmaking.again.offers
+    deadline = time.monotonic() + 10
+    while offers[code].state != "made":  # (nobody asks meanwhile: the timer settles it)
+        assert time.monotonic() < deadline, offers[code].state
+        time.sleep(0.1)
+    view = again(server.url, code, "/view", {"token": bob})
+    assert [p["answer"] for p in view["people"]] == ["accepted", "waiting"]
+    assert "table" not in view  # (Bob did not answer: a bot has his seat)
+    made = again(server.url, code, "/view", {"token": ann})["table"]
+    table = httpx.get(f"{server.url}/api/tables/{made['code']}", timeout=10).json()
+    assert [s["kind"] for s in table["seats"]] == ["human", "bot"]
