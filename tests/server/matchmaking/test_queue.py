@@ -49,11 +49,17 @@ async def in_redis(url: str) -> AsyncIterator[Callable[[], Awaitable[QueueStore]
     await first.open()
     brokers.append(first)
     assert first.redis is not None
-    for key in await first.redis.keys(ROOT + "*"):
-        await first.redis.delete(key)
+    redis = first.redis
+
+    async def clear() -> None:  # (the session's Redis: nothing left for other tests)
+        for key in await redis.keys(ROOT + "*"):
+            await redis.delete(key)
+
+    await clear()
     try:
         yield another
     finally:
+        await clear()
         for broker in brokers:
             await broker.shutdown()
         storage.close()

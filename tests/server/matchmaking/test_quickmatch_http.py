@@ -4,6 +4,7 @@ theirs; the abuse a stranger could try is refused."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -64,6 +65,9 @@ def test_alone_in_the_queue_bots_of_the_nearest_level_fill_the_table(make_server
     assert table["seats"][seat["seat"]]["profile"] == me(ann)
     # The token is the seat's: taking the seat back on this page works with it.
     assert "token" in seat and seat["link"] == f"/t/{seat['code']}"
+    # The profile's export shows where the queue seated it (never the token).
+    exported = ann.get("/api/me/export").json()["quickmatch"]
+    assert exported == {"waiting": None, "seated": {"code": seat["code"], "seat": seat["seat"]}}
 
 
 def test_four_newcomers_share_a_table_at_once(make_server: Make) -> None:
@@ -109,6 +113,21 @@ def test_queue_abuse_is_refused_and_changes_nothing(make_server: Make) -> None:
     ]
     codes = [a.get("error", {}).get("code") for a in answers]
     assert "rate_limited" in codes
+
+
+def test_a_waiting_profile_is_in_its_export_and_leaves_the_queue_when_deleted(
+    make_server: Make,
+) -> None:
+    server = make_server(quickmatch_bot_seconds=600.0)
+    cy = page(server.url)
+    cy_id = me(cy)
+    assert cy.post("/api/quickmatch", headers=csrf(cy)).status_code == 200
+    exported = cy.get("/api/me/export").json()["quickmatch"]
+    assert exported["waiting"]["rating"] == 0.0 and exported["seated"] is None
+    queue = server.app.state.server.matchmaking.quick.queue
+    assert asyncio.run(queue.entry(cy_id)) is not None
+    assert cy.delete("/api/me", headers=csrf(cy)).status_code == 200
+    assert asyncio.run(queue.entry(cy_id)) is None
 
 
 @pytest.fixture(scope="module")
@@ -226,7 +245,8 @@ def test_play_again_through_the_other_process_of_a_cluster(cluster: list[ThreadS
     assert (views["ann"]["seat"], views["bob"]["seat"]) == (0, 1)
     table = httpx.get(f"{other.url}/api/tables/{views['bob']['code']}", timeout=10).json()
     assert [s["name"] for s in table["seats"]] == ["Ann", "Bob"]
-    assert table["status"] == "playing" and table["options"]["turn_seconds"] == 0.05
+    # (started at once; with 50 ms timers its bots may have played it out already)
+    assert table["match_number"] == 1 and table["options"]["turn_seconds"] == 0.05
 
 
 def test_an_offer_nobody_answers_is_settled_when_its_time_is_up(make_server: Make) -> None:

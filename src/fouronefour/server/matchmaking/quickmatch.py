@@ -94,23 +94,55 @@ class QuickMatch:
         return {"state": "idle"}
 
     async def status(self, person: Person) -> dict[str, Any]:
-        """Waiting (and for how long), seated (the seat and its token), or neither."""
+        """Waiting (and for how long), seated (the seat and its token), or neither.
+
+        The entry is read before the seat: a claim takes the entry and marks the seat in one
+        step, so a person being seated between the two reads is found either way."""
         now = self._clock()
+        entry = await self.queue.entry(person.profile)
+        if entry is not None:
+            spread = self.spread
+            return {
+                "state": "waiting",
+                "waited_ms": round(entry.waited(now) * 1000),
+                "bots_after_ms": round(
+                    max(0.0, spread.bot_fill_seconds - entry.waited(now)) * 1000
+                ),
+                "waiting": len(await self.queue.waiting()),
+            }
         seat = await self.queue.seat_of(person.profile, now)
         if seat == MAKING:  # (matched: the table is being made)
             return {"state": "waiting", "waited_ms": 0, "bots_after_ms": 0, "found": True}
         if seat is not None:
             return {"state": "seated", **seat}
-        entry = await self.queue.entry(person.profile)
-        if entry is None:
-            return {"state": "idle"}
-        spread = self.spread
-        return {
-            "state": "waiting",
-            "waited_ms": round(entry.waited(now) * 1000),
-            "bots_after_ms": round(max(0.0, spread.bot_fill_seconds - entry.waited(now)) * 1000),
-            "waiting": len(await self.queue.waiting()),
-        }
+        return {"state": "idle"}
+
+    # ------------------------------------------------------------ the profile's data
+
+    #: Under this name in a profile's export (players' ``ProfileData``).
+    name = "quickmatch"
+
+    async def export(self, profile: str) -> dict[str, Any]:
+        """What the queue holds of the profile now: its entry, and the table it was seated
+        at (the seat's token is left out: a secret, already in the page that took it)."""
+        try:
+            entry = await self.queue.entry(profile)
+            seat = await self.queue.seat_of(profile, self._clock())
+        except MatchError:
+            return {"unavailable": "the queue did not answer"}
+        body: dict[str, Any] = {"waiting": None, "seated": None}
+        if entry is not None:
+            body["waiting"] = {"joined_at": entry.joined_at, "rating": entry.ordinal}
+        if seat is not None and seat != MAKING:
+            body["seated"] = {"code": seat.get("code"), "seat": seat.get("seat")}
+        return body
+
+    async def forget(self, profile: str) -> None:
+        """A deleted profile leaves the queue (were Redis away, the next pass drops it)."""
+        try:
+            await self.queue.forget(profile)
+        except MatchError as error:
+            log.warning("quick match kept a deleted profile for a pass: %s", error.message)
 
     async def match_once(self) -> list[Table]:
         """One pass: the tables due now made, their people told; returns them. Only one

@@ -173,8 +173,9 @@ class RedisQueue:
         redis = self._redis()
         for e in entries:
             raw = orjson.dumps([e.name, repr(e.ordinal), repr(e.joined_at), e.seq])
-            await redis.delete(_seat_key(e.profile))
+            # (the entry first: a page asking in between finds it waiting, never nowhere)
             await redis.hsetnx(ENTRIES, e.profile, raw)
+            await redis.delete(_seat_key(e.profile))
 
     @_answered
     async def seated(self, profile: str, seat: dict[str, Any], now: float) -> None:
