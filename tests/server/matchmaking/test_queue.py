@@ -105,6 +105,7 @@ def test_one_entry_a_profile_across_processes(stores: Callable[[], object]) -> N
         with refused(MatchCode.ALREADY_QUEUED):
             await two.join("ann", "Ann", 10.0, now + 1)
         assert [e.profile for e in await two.waiting()] == ["ann"]
+        assert await two.count() == 1
         assert (await two.entry("ann")) == entry
 
     run(stores, scenario)

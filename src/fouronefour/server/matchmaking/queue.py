@@ -60,6 +60,10 @@ class QueueStore(Protocol):
 
     async def waiting(self) -> list[Entry]: ...
 
+    async def count(self) -> int:
+        """How many wait (cheap: every waiting page asks it)."""
+        ...
+
     async def entry(self, profile: str) -> Entry | None: ...
 
     async def claim(self, profiles: Iterable[str], now: float) -> list[Entry] | None:
@@ -128,6 +132,9 @@ class LocalQueue:
 
     async def waiting(self) -> list[Entry]:
         return list(self._entries.values())
+
+    async def count(self) -> int:
+        return len(self._entries)
 
     async def entry(self, profile: str) -> Entry | None:
         return self._entries.get(profile)

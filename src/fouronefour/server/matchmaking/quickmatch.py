@@ -108,7 +108,7 @@ class QuickMatch:
                 "bots_after_ms": round(
                     max(0.0, spread.bot_fill_seconds - entry.waited(now)) * 1000
                 ),
-                "waiting": len(await self.queue.waiting()),
+                "waiting": await self.queue.count(),
             }
         seat = await self.queue.seat_of(person.profile, now)
         if seat == MAKING:  # (matched: the table is being made)

@@ -154,6 +154,10 @@ class RedisQueue:
         return [_entry(_text(p), raw) for p, raw in found.items()]
 
     @_answered
+    async def count(self) -> int:
+        return int(await self._redis().hlen(ENTRIES))
+
+    @_answered
     async def entry(self, profile: str) -> Entry | None:
         raw = await self._redis().hget(ENTRIES, profile)
         return None if raw is None else _entry(profile, raw)
