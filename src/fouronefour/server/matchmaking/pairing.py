@@ -11,6 +11,9 @@ joined later never take a seat before those who joined earlier when both would f
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -82,35 +85,74 @@ def queue_order(entries: Iterable[Entry]) -> list[Entry]:
 
 def tables(entries: Sequence[Entry], now: float, spread: Spread) -> list[Table]:
     """The tables to make now out of ``entries`` (one each per profile: the queue keeps
-    them so); those left wait on."""
-    waiting = queue_order(entries)
-    seated: set[str] = set()
+    them so); those left wait on. About n log n for n people waiting (a pass runs every
+    second on the event loop, whatever the queue holds)."""
+    pool = _Pool(entries)
     made: list[Table] = []
-    for anchor in waiting:
-        if anchor.profile in seated:
+    for anchor in queue_order(entries):
+        if anchor not in pool:
             continue
-        others = [e for e in waiting if e.profile not in seated and e.profile != anchor.profile]
-        group = _closest(anchor, others, spread.of(anchor, now))
+        group = _closest(anchor, pool, spread.of(anchor, now))
         if len(group) < SEATS and anchor.waited(now) < spread.bot_fill_seconds:
             continue
         people = tuple(queue_order(group))
         made.append(Table(people, SEATS - len(people), bot_level_for([e.ordinal for e in people])))
-        seated.update(e.profile for e in people)
+        for entry in people:
+            pool.remove(entry)
     return made
 
 
-def _closest(anchor: Entry, others: Sequence[Entry], width: float) -> list[Entry]:
-    """``anchor`` and up to three of ``others``: the most that fit within ``width`` of each
-    other around the anchor, the tightest such group, earlier joiners first among equals."""
-    near = queue_order(e for e in others if abs(e.ordinal - anchor.ordinal) <= width)
-    # In rating order around the anchor, and among equal ratings the earlier joiners nearer
-    # the anchor: a group is a run of this line that holds the anchor, so a later joiner is
-    # never in it while an earlier one of the same rating is left out.
-    below = [e for e in near if e.ordinal < anchor.ordinal]
-    below.reverse()  # (latest joiners first, then a stable sort by rating)
-    below.sort(key=lambda e: e.ordinal)
-    above = sorted((e for e in near if e.ordinal >= anchor.ordinal), key=lambda e: e.ordinal)
-    ranked = [*below, anchor, *above]
+def _key(entry: Entry) -> tuple[float, float, int]:
+    return (entry.ordinal, entry.joined_at, entry.seq)
+
+
+class _Pool:
+    """The people not seated yet, in rating order (ties in joining order)."""
+
+    def __init__(self, entries: Iterable[Entry]) -> None:
+        self.entries = sorted(entries, key=_key)
+        self.keys = [_key(e) for e in self.entries]
+
+    def index(self, entry: Entry) -> int:
+        return bisect.bisect_left(self.keys, _key(entry))
+
+    def __contains__(self, entry: Entry) -> bool:
+        at = self.index(entry)
+        return at < len(self.entries) and self.entries[at] == entry
+
+    def run_start(self, rating: float) -> int:
+        """Where the people of ``rating`` begin (the earliest joiner of them)."""
+        return bisect.bisect_left(self.keys, (rating, -math.inf, -1))
+
+    def remove(self, entry: Entry) -> None:
+        at = self.index(entry)
+        del self.entries[at], self.keys[at]
+
+
+def _closest(anchor: Entry, pool: _Pool, width: float) -> list[Entry]:
+    """``anchor`` and up to three others of ``pool``: the most that fit within ``width`` of
+    each other around the anchor, the tightest such group, earlier joiners first among
+    equals."""
+    entries, rating = pool.entries, anchor.ordinal
+    at = pool.index(anchor)
+    # The people of the anchor's rating who joined before it, then those after it and
+    # higher ratings: the nearest above first (a run of equal ratings in joining order).
+    first = pool.run_start(rating)
+    above = entries[first : min(at, first + SEATS - 1)]
+    for entry in itertools.islice(entries, at + 1, None):
+        if len(above) >= SEATS - 1 or entry.ordinal - rating > width:
+            break
+        above.append(entry)
+    # Lower ratings, the nearest first, and among equal ones the earlier joiner first.
+    below: list[Entry] = []
+    down = first - 1
+    while down >= 0 and len(below) < SEATS - 1 and rating - entries[down].ordinal <= width:
+        run = pool.run_start(entries[down].ordinal)
+        below.extend(entries[run : min(down + 1, run + SEATS - 1 - len(below))])
+        down = run - 1
+    # A group is a run of this line that holds the anchor, so a later joiner is never in it
+    # while an earlier one of the same rating is left out.
+    ranked = [*reversed(below), anchor, *above]
     at = len(below)
     best: list[Entry] = [anchor]
     for size in range(min(SEATS, len(ranked)), 1, -1):

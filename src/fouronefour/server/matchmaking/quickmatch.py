@@ -152,7 +152,9 @@ class QuickMatch:
         try:
             now = self._clock()
             made = []
-            for table in tables(await self.queue.waiting(), now, self.spread):
+            waiting = await self.queue.waiting()
+            # (off the event loop: a crowded queue takes a moment to pair, pairing.py)
+            for table in await asyncio.to_thread(tables, waiting, now, self.spread):
                 if await self._seat(table, now):
                     made.append(table)
             return made
