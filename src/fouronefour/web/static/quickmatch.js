@@ -139,7 +139,8 @@ async function cancel() {
   }
 }
 
-/** A page opened while its profile waits (a reload) picks the waiting up again. */
+/** A page opened while its profile waits (a reload) picks the waiting up again; one whose
+ * profile was seated meanwhile, and never took the seat, goes to it. */
 export async function resumeQuickMatch() {
   try {
     await profileLoaded();
@@ -147,6 +148,8 @@ export async function resumeQuickMatch() {
     if (status.state === "waiting") {
       showWaiting(status);
       timer = setTimeout(poll, POLL_MS);
+    } else if (status.state === "seated" && !storage.seat(status.code)) {
+      sit(status); // (seated while this page was closed: its seat was never taken)
     }
   } catch {
     // (no session yet, or the server away: the button is there)
