@@ -176,3 +176,23 @@ def test_play_again_with_rotated_partners_takes_both_players_to_a_new_table(
     assert table["options"]["turn_seconds"] == 0.05  # (the old table's options)
     for page in (ann, bob):
         page.locator("#game:not([hidden])").wait_for()
+
+
+def test_a_page_closed_while_waiting_finds_its_seat_when_opened_again(
+    quick_server: str, new_page: Any
+) -> None:
+    page = new_page("player")
+    page.goto(quick_server)
+    page.locator("body[data-ready=true]").wait_for()
+    page.click("[data-testid=quickmatch-start]")
+    page.locator("[data-testid=quickmatch-wait]").wait_for()
+    page.goto("about:blank")  # (the tab closed: bots fill its table meanwhile)
+    time.sleep(4.5)
+    page.goto(quick_server)
+    page.wait_for_url(re.compile(r"/t/[A-Z0-9]+$"), timeout=15_000)
+    page.locator("#game:not([hidden])").wait_for()
+    # Once taken, the home page no longer sends it there.
+    page.goto(quick_server)
+    page.locator("body[data-ready=true]").wait_for()
+    page.wait_for_timeout(500)
+    assert page.url.rstrip("/") == quick_server
