@@ -121,6 +121,8 @@ def test_the_same_people_play_again_rotated_those_who_decline_replaced_by_bots(
         assert "table" not in again.look(old, {"token": cy})["offer"]  # (declined)
         new = registry.tables[new_code]
         assert new.status == "playing"
+        # One new table a match: the host cannot offer again (tables made on demand).
+        refused(ErrorCode.WRONG_STATUS, lambda: again.offer(old, {"token": ann}))
         assert [(s.kind, s.profile) for s in new.seats] == [
             ("human", "pa"),
             ("bot", None),

@@ -194,8 +194,8 @@ class PlayAgain:
         if not isinstance(rotate, bool):
             raise TableError(ErrorCode.BAD_MESSAGE, "rotate must be true or false")
         current = self.offers.get(table.code)
-        if current is not None and current.state in ("open", "making"):
-            raise TableError(ErrorCode.WRONG_STATUS, "a play-again offer is open already")
+        if current is not None and current.state != "failed":  # (one new table a match)
+            raise TableError(ErrorCode.WRONG_STATUS, "this table's players were offered already")
         self._tidy(now)
         humans = [s for s in table.seats if s.kind == "human" and s.token_hash is not None]
         offer = Offer(
