@@ -123,6 +123,13 @@ def test_the_same_people_play_again_rotated_those_who_decline_replaced_by_bots(
         assert new.status == "playing"
         # One new table a match: the host cannot offer again (tables made on demand).
         refused(ErrorCode.WRONG_STATUS, lambda: again.offer(old, {"token": ann}))
+        # The old table plays on (its own Play again) and ends again: a new offer for it.
+        old.play_again(old.host_seat)
+        scheduler.run_until_idle()
+        assert old.status == "finished" and old.match_number == 2
+        assert again.look(old, {"token": bob}) == {"offer": None}
+        refused(ErrorCode.WRONG_STATUS, lambda: again.answer(old, {"token": bob, "accept": True}))
+        assert again.offer(old, {"token": ann})["offer"]["state"] == "open"
         assert [(s.kind, s.profile) for s in new.seats] == [
             ("human", "pa"),
             ("bot", None),

@@ -77,6 +77,8 @@ class Offer:
     """One table's offer to play again."""
 
     code: str
+    #: The match that ended (the same table may play on, and end again).
+    match_number: int
     rotate: bool
     players: int
     made_at: float
@@ -194,12 +196,17 @@ class PlayAgain:
         if not isinstance(rotate, bool):
             raise TableError(ErrorCode.BAD_MESSAGE, "rotate must be true or false")
         current = self.offers.get(table.code)
-        if current is not None and current.state != "failed":  # (one new table a match)
+        if (  # (one new table a match)
+            current is not None
+            and current.match_number == table.match_number
+            and current.state != "failed"
+        ):
             raise TableError(ErrorCode.WRONG_STATUS, "this table's players were offered already")
         self._tidy(now)
         humans = [s for s in table.seats if s.kind == "human" and s.token_hash is not None]
         offer = Offer(
             table.code,
+            table.match_number,
             rotate,
             table.players,
             now,
@@ -246,7 +253,7 @@ class PlayAgain:
         now = self._clock()
         seat = self._player(table, body)
         offer = self.offers.get(table.code)
-        if offer is None or seat not in offer.people:
+        if offer is None or seat not in offer.people or offer.match_number != table.match_number:
             return {"offer": None}
         self._settle(offer)
         return {"offer": offer.view(seat, now)}
@@ -267,7 +274,7 @@ class PlayAgain:
 
     def _open_offer(self, table: Table, seat: int) -> Offer:
         offer = self.offers.get(table.code)
-        if offer is None or seat not in offer.people:
+        if offer is None or seat not in offer.people or offer.match_number != table.match_number:
             raise TableError(ErrorCode.WRONG_STATUS, "nobody offered to play again here")
         return offer
 
