@@ -19,6 +19,7 @@ from typing import Any
 from ..errors import ErrorCode
 from ..outage import Outage
 from ..players.throttle import Attempt, LocalThrottle, Throttle
+from ..storage import StorageError
 from .errors import MatchCode, MatchError
 from .pairing import SEATS, Spread, Table, tables
 from .queue import MAKING, QueueStore
@@ -176,7 +177,8 @@ class QuickMatch:
         try:
             seated = await self._make(sitters, options)
         except MatchError as error:
-            log.warning("a quick-match table could not be made: %s", error.message)
+            if error.code is not ErrorCode.STORAGE_ERROR:  # (the storage tells its outage)
+                log.warning("a quick-match table could not be made: %s", error.message)
             await self.queue.put_back(claimed)
             return False
         for seat, entry in enumerate(table.people):
@@ -185,14 +187,16 @@ class QuickMatch:
 
     async def keep_matching(self, seconds: float = 1.0) -> None:
         """A pass about every ``seconds``, for good (cancel to stop). Redis or the database
-        away is one line when it starts and one when it ends (outage.py)."""
+        away is told by the broker or the storage (one line each way); the pass waits
+        quietly meanwhile and logs only what else goes wrong, once each way (outage.py)."""
         outage = Outage(log, "the quick-match pass")
         while True:
             await asyncio.sleep(seconds)
             try:
                 await self.match_once()
-            except MatchError as error:
-                outage.failed(error.message, "the queue waits; tried again every second")
+            except (MatchError, StorageError) as error:
+                if isinstance(error, MatchError) and error.code is not ErrorCode.STORAGE_ERROR:
+                    outage.failed(error.message, "the queue waits; tried again every second")
             except Exception as error:
                 outage.failed(error, "the queue waits; tried again every second")
             else:

@@ -86,6 +86,9 @@ def _answered(
         try:
             return await method(*args, **kwargs)
         except (RedisError, OSError) as error:
+            queue = args[0]
+            if isinstance(queue, RedisQueue):  # (told with the broker's own outage: once)
+                queue.broker.outage.failed(error, "quick match waits")
             raise MatchError(ErrorCode.STORAGE_ERROR, f"quick match is away ({error})") from None
 
     return guarded
@@ -110,13 +113,13 @@ def _text(value: bytes | str) -> str:
 
 class RedisQueue:
     def __init__(self, broker: Broker, rules: QueueRules | None = None) -> None:
-        self._broker = broker
+        self.broker = broker
         self.rules = rules or QueueRules()
         self._scripts: dict[str, Any] = {}
 
     def _redis(self) -> aioredis.Redis:
-        redis = self._broker.redis
-        if redis is None or not self._broker.connected:
+        redis = self.broker.redis
+        if redis is None or not self.broker.connected:
             raise MatchError(ErrorCode.STORAGE_ERROR, "quick match is away for a moment")
         return redis
 
