@@ -17,6 +17,7 @@ from fouronefour.server.config import ServerConfig
 from fouronefour.server.errors import ErrorCode, TableError
 from fouronefour.server.matchmaking.again import PlayAgain, rotated_seat
 from fouronefour.server.matchmaking.tablemaker import Seated, Sitter, make_table
+from fouronefour.server.notify import Notice
 from fouronefour.server.registry import TableRegistry
 from fouronefour.server.storage.sqlite import GroupCommitStorage
 from fouronefour.server.tables.fanout import InProcessFanout
@@ -181,6 +182,32 @@ class WaitingFriend:
 
     async def seated(self, sitter: Sitter, seat: Seated) -> None:
         self.handed.append((sitter, seat))
+
+
+class Told:
+    """A notifier as Web Push is to the rooms (notify.py): here, what it was asked to send."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, Notice]] = []
+
+    async def notify(self, profile_id: str, notice: Notice) -> int:
+        self.sent.append((profile_id, notice))
+        return 1
+
+
+def test_the_players_with_a_profile_are_told_of_the_offer(tmp_path: Path) -> None:
+    async def scenario(registry: TableRegistry, scheduler: ManualScheduler, _: Path) -> None:
+        old, seats = await finished(registry, scheduler)
+        told = Told()
+        again = PlayAgain(maker(registry), 30.0, Clock(), notifier=lambda: told)
+        again.offer(old, {"token": seats[0].token})
+        await again.settled()
+        # Bob (a profile) is told; Cy (no profile) and Ann (who offered) are not.
+        assert [(p, n.kind, n.url, n.params["from"]) for p, n in told.sent] == [
+            ("pb", "invite", f"/t/{old.code}", "Ann")
+        ]
+
+    run(tmp_path, scenario)
 
 
 def test_a_waiting_friend_takes_a_declined_seat_before_a_bot(tmp_path: Path) -> None:

@@ -167,13 +167,14 @@ class PlayAgain:
         make: TableMaker,
         answer_seconds: float = ANSWER_SECONDS,
         clock: Callable[[], float] = time.time,
-        notifier: Notifier | None = None,
+        notifier: Callable[[], Notifier] | None = None,
         substitutes: Substitutes | None = None,
     ) -> None:
         self._make = make
         self.answer_seconds = answer_seconds
         self._clock = clock
-        self.notifier: Notifier = notifier or Silent()
+        #: The server's notifier as it is now (Web Push replaces the silent one at start).
+        self._notifier: Callable[[], Notifier] = notifier or Silent
         self.substitutes: Substitutes = substitutes or Bots()
         self.offers: dict[str, Offer] = {}
         self._tasks: set[asyncio.Future[Any]] = set()
@@ -227,7 +228,7 @@ class PlayAgain:
                     {"from": host, "table": table.code},
                     f"again-{table.code}",
                 )
-                self._spawn(self.notifier.notify(person.profile, notice))
+                self._spawn(self._notifier().notify(person.profile, notice))
         self._settle(offer)
         return {"offer": offer.view(seat, now)}
 

@@ -47,6 +47,6 @@ class Matchmaking:
         spread = Spread(bot_fill_seconds=config.quickmatch_bot_seconds)
         quick = QuickMatch(queue, make, spread, limit=limit, present=present)
         state.players.keepers.append(quick)  # (in the export, gone with the profile)
-        again = PlayAgain(make, config.again_seconds, notifier=state.notifier)
+        again = PlayAgain(make, config.again_seconds, notifier=lambda: state.notifier)
         state.operations.update(again.operations())
         return cls(quick, again)
