@@ -26,6 +26,7 @@ STATUS: dict[str, int] = {
     MatchCode.NOT_QUEUED: 404,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.STORAGE_ERROR: 503,
+    ErrorCode.BROKER_UNAVAILABLE: 503,
 }
 
 

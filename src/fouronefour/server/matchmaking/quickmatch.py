@@ -195,7 +195,7 @@ class QuickMatch:
             try:
                 await self.match_once()
             except (MatchError, StorageError) as error:
-                if isinstance(error, MatchError) and error.code is not ErrorCode.STORAGE_ERROR:
+                if isinstance(error, MatchError) and error.code is not ErrorCode.BROKER_UNAVAILABLE:
                     outage.failed(error.message, "the queue waits; tried again every second")
             except Exception as error:
                 outage.failed(error, "the queue waits; tried again every second")

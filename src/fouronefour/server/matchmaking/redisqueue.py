@@ -11,7 +11,9 @@ from collections.abc import Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import orjson
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from ..cluster.broker import PREFIX
 from ..errors import ErrorCode
@@ -85,11 +87,13 @@ def _answered(
     async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return await method(*args, **kwargs)
-        except (RedisError, OSError) as error:
-            queue = args[0]
-            if isinstance(queue, RedisQueue):  # (told with the broker's own outage: once)
-                queue.broker.outage.failed(error, "quick match waits")
-            raise MatchError(ErrorCode.STORAGE_ERROR, f"quick match is away ({error})") from None
+        except (RedisConnectionError, RedisTimeoutError, OSError) as error:
+            # (Redis away: the broker tells that outage, once each way)
+            raise MatchError(
+                ErrorCode.BROKER_UNAVAILABLE, f"quick match is away a moment ({error})"
+            ) from None
+        except RedisError as error:
+            raise MatchError(ErrorCode.STORAGE_ERROR, f"quick match failed ({error})") from None
 
     return guarded
 
@@ -120,7 +124,7 @@ class RedisQueue:
     def _redis(self) -> aioredis.Redis:
         redis = self.broker.redis
         if redis is None or not self.broker.connected:
-            raise MatchError(ErrorCode.STORAGE_ERROR, "quick match is away for a moment")
+            raise MatchError(ErrorCode.BROKER_UNAVAILABLE, "quick match is away for a moment")
         return redis
 
     def _script(self, source: str) -> Any:
