@@ -154,6 +154,8 @@ def test_play_again_with_rotated_partners_takes_both_players_to_a_new_table(
     ann.locator("[data-testid=again-offer]").wait_for()
     bob.locator("[data-testid=results]").wait_for()
     assert bob.locator("[data-testid=again-offer]").is_hidden()  # (the host's only)
+    bob.click("[data-testid=results-close]")  # (closed: the offer opens it again)
+    bob.locator("[data-testid=results]").wait_for(state="hidden")
     ann.check("[data-testid=again-rotate]")
     ann.click("[data-testid=again-offer]")
     ann.locator("[data-testid=again-people]").get_by_text("Ann").wait_for()

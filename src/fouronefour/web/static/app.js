@@ -27,7 +27,7 @@ import { applyChatConfig, chatChange, initChat, retranslateChat } from "./chat.j
 import { initRoundEnd } from "./roundend.js";
 import { initMyAnalysis } from "./myanalysis.js";
 import { initPeople, renderClaim, renderPresence } from "./people.js";
-import { initResults, onResultsChange, resetResults, retranslateResults } from "./results.js";
+import { initResults, onResultsChange, resetResults, retranslateResults, showLastResults } from "./results.js";
 import { initQuickMatch, resumeQuickMatch, retranslateQuickMatch } from "./quickmatch.js";
 import { initPlayAgain } from "./playagain.js";
 import { openReplays, rerenderReplay } from "./replay.js";
@@ -289,7 +289,7 @@ async function main() {
   api.config().then(applyChatConfig, () => {});
   initResults(replays);
   initQuickMatch(enterTable);
-  initPlayAgain(enterTable);
+  initPlayAgain(enterTable, showLastResults);
   initLearn((path) => {
     history.pushState(null, "", path);
     route();

@@ -13,6 +13,7 @@ import { showError } from "./toast.js";
 const POLL_MS = 1500;
 
 let enterTable = null; // (code) => void, from app.js
+let showResults = () => {}; // opens the match's results dialog again (results.js), from app.js
 let watching = null; // the code of the table whose offer this page follows
 let timer = null;
 let busy = false;
@@ -100,6 +101,11 @@ function settle(code, offer) {
     return;
   }
   render(offer);
+  // An offer waiting for this player's answer is shown even if the dialog was closed.
+  const mine = offer && offer.people.find((person) => person.seat === offer.seat);
+  if (offer && offer.state === "open" && mine && mine.answer === "waiting" && $("results").hidden) {
+    showResults();
+  }
   const over = offer && (offer.state === "made" || offer.state === "failed");
   if (!over) timer = setTimeout(() => look(code), POLL_MS);
 }
@@ -164,8 +170,9 @@ export function watchAgain() {
   look(code);
 }
 
-export function initPlayAgain(enter) {
+export function initPlayAgain(enter, reopenResults) {
   enterTable = enter;
+  showResults = reopenResults;
   $("again-offer").addEventListener("click", () => act("", { rotate: $("again-rotate").checked }));
   $("again-accept").addEventListener("click", () => act("/answer", { accept: true }));
   $("again-decline").addEventListener("click", () => act("/answer", { accept: false }));
