@@ -20,6 +20,7 @@ from .clubs.upkeep import keep_clubs_tidy
 from .collector import keep_collections_short
 from .config import ServerConfig
 from .matchmaking.service import Matchmaking
+from .friends.tidying import keep_invites_tidy
 from .outage import Outage
 from .recording import keep_guests_tidy, keep_recording
 from .registry import TableRegistry
@@ -28,6 +29,7 @@ from .routes.answers import answer_errors
 from .routes.bodies import BodyLimit
 from .routes.clubs import clubs_router
 from .routes.config import config_router
+from .routes.friends import friends_router
 from .routes.lessons import lesson_router
 from .routes.playagain import playagain_router
 from .routes.players import players_router
@@ -115,6 +117,12 @@ def lifespan(
         # The quick-match queue seated at tables (matchmaking/; one process at a time).
         if state.matchmaking is not None:
             tasks.append(asyncio.create_task(state.matchmaking.quick.keep_matching()))
+        # Friends' presence across the cluster, and their invites' time (friends/).
+        if state.friends is not None:
+            state.friends.presence.start()
+            tasks.append(
+                asyncio.create_task(keep_invites_tidy(state.friends, state.storage, broker))
+            )
         # Old tables leave the database; their finished matches stay (retention.py).
         retention = state.backends.start_retention()
         if retention is not None and config.keep_days > 0:
@@ -124,6 +132,8 @@ def lifespan(
         finally:
             for task in tasks:
                 task.cancel()
+            if state.friends is not None:
+                await state.friends.presence.stop()
             if relay_server is not None and relay is not None:
                 await relay.shutdown()
                 await relay_server.shutdown()
@@ -171,6 +181,7 @@ def create_app(
         tournaments_router(state),
         quickmatch_router(state, matchmaking.quick),
         playagain_router(state),
+        friends_router(state),
     ):
         app.include_router(router)
     return app

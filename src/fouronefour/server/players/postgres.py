@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from ..clubs.schema import CLUBS_STEP
+from ..friends.schema import FRIENDS_STEP
 from ..push.schema import PUSH_STEP
 from ..storage.postgres import migrate_in_place
 from ..storage.values import StorageError
@@ -80,6 +81,7 @@ MIGRATIONS: tuple[str, ...] = (
     CLUBS_STEP,
     PUSH_STEP,
     TOURNAMENTS_STEP,
+    FRIENDS_STEP,
 )
 
 

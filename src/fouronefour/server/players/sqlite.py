@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, TypeVar
 
 from ..clubs.schema import CLUBS_STEP
+from ..friends.schema import FRIENDS_STEP
 from ..push.schema import PUSH_STEP
 from ..storage.values import StorageError
 from ..tournaments.schema import TOURNAMENTS_STEP
@@ -76,6 +77,7 @@ MIGRATIONS: tuple[str, ...] = (
     CLUBS_STEP,
     PUSH_STEP,
     TOURNAMENTS_STEP,
+    FRIENDS_STEP,
 )
 
 

@@ -31,6 +31,9 @@ class Attempt(enum.StrEnum):
     PASSWORD_ACCOUNT = "password-account"
     #: Joining and leaving the quick-match queue, per profile (matchmaking/).
     QUICKMATCH_PROFILE = "quickmatch-profile"
+    #: Friend requests and table invites sent, per profile (friends/, docs/friends.md).
+    FRIEND_REQUEST_ACCOUNT = "friend-request-account"
+    INVITE_ACCOUNT = "invite-account"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +58,9 @@ BUDGETS: dict[Attempt, Budget] = {
     Attempt.PASSWORD_ACCOUNT: Budget(5, 1 / 60),
     # Quick match: 6 joins or leaves, then one every 5 s (docs/quickmatch.md).
     Attempt.QUICKMATCH_PROFILE: Budget(6, 1 / 5),
+    # Friend requests: 10, then one every 30 s; invites: 10, then one every 6 s.
+    Attempt.FRIEND_REQUEST_ACCOUNT: Budget(10, 1 / 30),
+    Attempt.INVITE_ACCOUNT: Budget(10, 1 / 6),
 }
 
 

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ..cluster.relay import Operation, Relay, RelayServer
     from ..cluster.shared import SharedCounts
     from ..matchmaking.service import Matchmaking
+    from ..friends.service import Friends
     from ..storage.interface import OldTables
     from ..tables.table import Table
     from ..tournaments.access import ClubAccess
@@ -80,6 +81,8 @@ class ServerState:
     tournaments: Tournaments = field(init=False)
     #: Quick match and play again (matchmaking/), set by ``create_app``.
     matchmaking: Matchmaking | None = None
+    #: Friends, blocks, presence and invites (friends/; routes/friends.py builds it).
+    friends: Friends | None = None
 
     @property
     def storage(self) -> Storage:
@@ -166,6 +169,9 @@ class ServerState:
         state._push()
         state._relay()
         state._tournaments(clubs)
+        from .friends import build_friends
+
+        state.friends = build_friends(state)
         return state
 
     def _push(self) -> None:

@@ -1,0 +1,1 @@
+"""Friends, blocks, presence and table invites between profiles (docs/friends.md)."""

@@ -1,0 +1,336 @@
+"""Friends over HTTP and the profile socket ``/ws/me`` (docs/friends.md): the lists,
+requests, blocks and invites, each answered as the players' routes answer (:class:`Gate`:
+the session cookie, and the CSRF header on every change); and one WebSocket a signed-in page
+keeps open, over which it hears its friends' statuses and invites live.
+
+The profile socket is the page's only: it needs the session cookie and the page's own
+Origin (a socket is no fetch: another site's page could open one with the cookies). The
+documented protocol client, without cookies, never opens one and is unaffected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from fastapi import APIRouter, Request, WebSocket
+from fastapi.responses import Response
+from starlette.websockets import WebSocketDisconnect
+
+from ..errors import ErrorCode, TableError
+from ..friends.errors import FriendError
+from ..friends.presence import Presence
+from ..friends.service import Friends, table_code
+from ..friends.store import FriendStore
+from ..players.sqlstore import SqlPlayerStore
+from ..ratelimit import TokenBucket
+from ..registry import Elsewhere
+from ..storage import StorageError
+from ..tables import invites
+from .players import SESSION_COOKIE, Gate, _body, _json
+
+if TYPE_CHECKING:
+    from ..cluster.relay import Operation
+    from ..tables.table import Table
+    from .state import ServerState
+
+log = logging.getLogger(__name__)
+
+#: The table operation (relayed to the table's owner in a cluster) that names the profiles
+#: holding a seat at a table.
+SEATED = "seated"
+#: A profile's sockets on one process at most (its tabs and devices), the messages one may
+#: have waiting to be sent (more: it is closed, its page reconnects and reads the lists
+#: again), the largest message a page sends, and how many a second it may send.
+MOST_SOCKETS = 12
+MOST_WAITING = 256
+MAX_MESSAGE = 512
+MESSAGES_PER_SECOND, MESSAGE_BURST = 2.0, 20
+
+
+def seated_operation() -> Operation:
+    def seated(table: Table, body: dict[str, Any]) -> dict[str, Any]:
+        if not invites.admits(table.options.invite_hash, body.get("invite")):
+            raise invites.not_found(table.code)
+        return {
+            "profiles": sorted(
+                s.profile for s in table.seats if s.kind == "human" and s.profile is not None
+            )
+        }
+
+    return seated
+
+
+def build_friends(state: ServerState) -> Friends:
+    """The friends' service of a server: over the players' database, presence through the
+    cluster's broker (if any), seats read by each table's owner."""
+    players = state.backends.players
+    if not isinstance(players, SqlPlayerStore):
+        raise TypeError("friends need the players' SQL store")
+    state.operations[SEATED] = seated_operation()
+
+    async def seated(code: str, invite: str | None) -> set[str] | None:
+        body = {"invite": invite}
+        try:
+            table = await state.registry.get(code)
+        except TableError:
+            return None
+        except Elsewhere:
+            if state.relay is None:
+                return None
+            from ..cluster.relay import OwnerGone
+
+            try:
+                status, answer = await state.relay.call(code, SEATED, body, None)
+            except OwnerGone:
+                return None
+            if status != 200:
+                return None
+            return set(orjson.loads(answer).get("profiles", ()))
+        try:
+            return set(state.operations[SEATED](table, body)["profiles"])
+        except TableError:
+            return None
+
+    store = FriendStore(players.db)
+    presence = Presence(store.friend_ids, state.backends.broker)
+    friends = Friends(
+        store, state.players.throttle, presence, seated, notifier=lambda: state.notifier
+    )
+    state.players.keepers.append(friends)
+    return friends
+
+
+class ProfileSocket:
+    """One page's profile socket: what it is sent waits in a short queue, sent in order by a
+    task of its own (a page that stops reading is closed, and holds up nobody)."""
+
+    def __init__(self, websocket: WebSocket, profile: str) -> None:
+        self.websocket = websocket
+        self._profile = profile
+        self._waiting: deque[bytes] = deque()
+        self._wake = asyncio.Event()
+        self.closed = False
+
+    @property
+    def profile(self) -> str:
+        return self._profile
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if len(self._waiting) >= MOST_WAITING:
+            self.closed = True  # (it reconnects, and reads everything again)
+        else:
+            self._waiting.append(orjson.dumps(message))
+        self._wake.set()
+
+    async def write(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._waiting and not self.closed:
+                await self.websocket.send_text(self._waiting.popleft().decode())
+            if self.closed:
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(1013, "too slow")
+                return
+
+
+def _page_origin(websocket: WebSocket) -> bool:
+    """Whether a socket was opened by a page of this server (or by no browser at all)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = websocket.headers.get("host", "").lower()
+    scheme = "https" if websocket.url.scheme == "wss" else "http"
+    return origin.lower() in {f"{scheme}://{host}", f"https://{host}"}
+
+
+def friends_router(state: ServerState) -> APIRouter:
+    friends = state.friends
+    assert friends is not None
+    gate = Gate(state.players, state.config.limit_loopback)
+    router = APIRouter()
+    open_sockets: dict[str, int] = {}
+
+    async def answer(request: Request, work: Any) -> Response:
+        return await gate.answer(request, work)
+
+    @router.get("/api/friends")
+    async def lists(request: Request) -> Response:
+        async def work() -> Response:
+            return _json(await friends.lists(await gate.session(request)))
+
+        return await answer(request, work)
+
+    @router.post("/api/friends/requests")
+    async def ask(request: Request) -> Response:
+        async def work() -> Response:
+            current = await gate.changing(request)
+            return _json(await friends.request(current, await _body(request)), 201)
+
+        return await answer(request, work)
+
+    @router.post("/api/friends/requests/{other}/accept")
+    async def accept(request: Request, other: str) -> Response:
+        async def work() -> Response:
+            return _json(await friends.accept(await gate.changing(request), other))
+
+        return await answer(request, work)
+
+    @router.delete("/api/friends/requests/{other}")
+    async def decline(request: Request, other: str) -> Response:
+        async def work() -> Response:
+            await friends.decline(await gate.changing(request), other)
+            return _json({"ok": True})
+
+        return await answer(request, work)
+
+    @router.delete("/api/friends/requests/sent/{other}")
+    async def withdraw(request: Request, other: str) -> Response:
+        async def work() -> Response:
+            await friends.withdraw(await gate.changing(request), other)
+            return _json({"ok": True})
+
+        return await answer(request, work)
+
+    @router.delete("/api/friends/{other}")
+    async def remove(request: Request, other: str) -> Response:
+        async def work() -> Response:
+            await friends.remove(await gate.changing(request), other)
+            return _json({"ok": True})
+
+        return await answer(request, work)
+
+    @router.post("/api/friends/blocks")
+    async def block(request: Request) -> Response:
+        async def work() -> Response:
+            current = await gate.changing(request)
+            await friends.block(current, (await _body(request)).get("id"))
+            return _json({"ok": True}, 201)
+
+        return await answer(request, work)
+
+    @router.delete("/api/friends/blocks/{other}")
+    async def unblock(request: Request, other: str) -> Response:
+        async def work() -> Response:
+            await friends.unblock(await gate.changing(request), other)
+            return _json({"ok": True})
+
+        return await answer(request, work)
+
+    @router.post("/api/friends/invites")
+    async def invite(request: Request) -> Response:
+        async def work() -> Response:
+            current = await gate.changing(request)
+            return _json(await friends.invite(current, await _body(request)), 201)
+
+        return await answer(request, work)
+
+    @router.get("/api/friends/invites")
+    async def waiting(request: Request) -> Response:
+        async def work() -> Response:
+            return _json({"invites": await friends.invites(await gate.session(request))})
+
+        return await answer(request, work)
+
+    @router.post("/api/friends/invites/{invite_id}/seen")
+    async def seen(request: Request, invite_id: str) -> Response:
+        async def work() -> Response:
+            current = await gate.changing(request)
+            return _json({"ok": await friends.seen(current.profile.id, invite_id)})
+
+        return await answer(request, work)
+
+    @router.websocket("/ws/me")
+    async def profile_socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        try:
+            current = (
+                await state.players.current(websocket.cookies.get(SESSION_COOKIE))
+                if _page_origin(websocket)
+                else None
+            )
+        except StorageError:
+            current = None
+        profile = None if current is None else current.profile.id
+        if profile is None or open_sockets.get(profile, 0) >= MOST_SOCKETS:
+            refusal = "no_session" if profile is None else str(ErrorCode.TOO_MANY_CONNECTIONS)
+            with contextlib.suppress(Exception):
+                await websocket.send_text(orjson.dumps({"type": "error", "code": refusal}).decode())
+                await websocket.close(1008, refusal)
+            return
+        socket = ProfileSocket(websocket, profile)
+        open_sockets[profile] = open_sockets.get(profile, 0) + 1
+        writer = asyncio.get_running_loop().create_task(socket.write())
+        try:
+            await friends.presence.attach(socket)
+            assert current is not None
+            socket.send({"type": "invites", "invites": await friends.invites(current)})
+            await _read(websocket, socket, state, friends, writer)
+        except (WebSocketDisconnect, StorageError):
+            pass
+        finally:
+            friends.presence.detach(socket)
+            writer.cancel()
+            open_sockets[profile] -= 1
+            if not open_sockets[profile]:
+                del open_sockets[profile]
+
+    return router
+
+
+async def _read(
+    websocket: WebSocket,
+    socket: ProfileSocket,
+    state: ServerState,
+    friends: Friends,
+    writer: asyncio.Task[None],
+) -> None:
+    """A page's messages: ``at`` (the table it is at, checked), ``seen`` (an invite),
+    ``ping``. Anything else, too large or too many, closes the socket."""
+    loop = asyncio.get_running_loop()
+    bucket = TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST, loop.time())
+    while not writer.done():
+        text = await websocket.receive_text()
+        now = loop.time()
+        if len(text) > MAX_MESSAGE or bucket.wait(now) > 0:
+            await websocket.close(1008, "too large or too many")
+            return
+        bucket.take(now)
+        try:
+            message = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            message = None
+        kind = message.get("type") if isinstance(message, dict) else None
+        assert isinstance(message, dict) or kind is None
+        if kind == "ping":
+            socket.send({"type": "pong"})
+        elif kind == "at":
+            table = await _checked_table(friends, socket.profile, message)
+            friends.presence.at_table(socket, table)
+        elif kind == "seen":
+            try:
+                await friends.seen(socket.profile, message.get("id"))
+            except FriendError as error:
+                socket.send({"type": "error", **error.to_dict()})
+        else:
+            socket.send({"type": "error", "code": str(ErrorCode.BAD_MESSAGE)})
+
+
+async def _checked_table(friends: Friends, profile: str, message: dict[str, Any]) -> str | None:
+    """The table a page says it is at, if its profile holds a seat there (else none)."""
+    code = message.get("table")
+    if code is None:
+        return None
+    try:
+        if await friends.holds_seat(profile, code, message.get("invite")):
+            return table_code(code)
+    except (FriendError, StorageError):
+        pass
+    return None
