@@ -175,6 +175,7 @@ def create_app(
         tables_router(state),
         replays_router(state),
         analysis_router(state),
+        friends_router(state),  # (before sockets_router: /ws/me is no table's code)
         sockets_router(state),
         clubs_router(state),
         push_router(state),
