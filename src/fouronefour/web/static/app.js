@@ -37,6 +37,8 @@ import { initPractice, retranslatePractice } from "./practice.js";
 import { clubRoute, initClubs, showClubRoute } from "./clubs.js";
 import { initProfile, loadMe, profileLoaded, profileRoute, rememberLanguage, showProfileRoute } from "./profile.js";
 import { initTournaments, showTournamentRoute, tournamentRoute } from "./tournaments.js";
+import { initFriends, retranslateFriends, startFriends } from "./friends.js";
+import { initProfile, loadMe, onProfileChange, profileLoaded, profileRoute, rememberLanguage, showProfileRoute } from "./profile.js";
 
 /** The invite link's own part: `/t/CODE`, and `#invite=SECRET` for a private table. */
 export function inviteLink(code) {
@@ -273,6 +275,7 @@ async function main() {
     retranslateLesson();
     retranslatePractice();
     retranslateQuickMatch();
+    retranslateFriends();
   });
   initHome(enterTable);
   initLobby(render);
@@ -307,8 +310,11 @@ async function main() {
   });
   initPush();
   initTournaments(navigate);
+  initFriends(navigate);
   // This browser's profile (a guest made on the first visit): the top bar shows it.
   const meLoaded = loadMe();
+  // Its friends, and their statuses live, for whoever is signed in (again after a sign-in).
+  onProfileChange((profile) => startFriends(profile ? profile.id : null));
   onChange((previous, next, message) => {
     if (message.type === "update" || message.type === "snapshot" || message.type === "welcome") {
       onResultsChange(previous, next, message);

@@ -10,6 +10,7 @@ import { request, session } from "./session.js";
 import { settings, updateSettings } from "./settings.js";
 import { showError, toast } from "./toast.js";
 import { ApiError } from "./net.js";
+import { blocks, onBlocksChange } from "./friends.js";
 
 const BUBBLE_MS = 4000;
 let phrases = ["good_luck", "well_played", "thanks", "hurry_up", "oops", "wow", "sorry", "good_game"];
@@ -20,7 +21,14 @@ function senderKey(line) {
 }
 
 function isMuted(line) {
-  return settings().muted.includes(senderKey(line));
+  return settings().muted.includes(senderKey(line)) || fromBlocked(line);
+}
+
+/** A line of a seat whose player this profile blocks: never shown (friends.js). */
+function fromBlocked(line) {
+  const seats = session.state.table ? session.state.table.seats : [];
+  const seat = line.seat === null || line.seat === undefined ? null : seats[line.seat];
+  return Boolean(seat) && blocks(seat.profile);
 }
 
 function lineText(line) {
@@ -145,6 +153,13 @@ export function retranslateChat() {
 
 export function initChat() {
   renderPhrases();
+  onBlocksChange(() => {
+    if (!session.state.table) return;
+    renderChat();
+    for (const bubble of $("felt").querySelectorAll(".bubble")) {
+      if (fromBlocked({ seat: Number(bubble.dataset.seat) })) bubble.remove();
+    }
+  });
   $("chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("chat-input").value.trim();

@@ -13,6 +13,7 @@ import { t } from "./i18n.js";
 import { api, ApiError } from "./net.js";
 import { $, el, showScreen } from "./dom.js";
 import { openMatchReplay } from "./replay.js";
+import { showProfileActions } from "./friends.js";
 import { showError, toast } from "./toast.js";
 import { paintPush } from "./push.js";
 
@@ -212,6 +213,7 @@ async function showPlayer(id) {
   shownPlayer = id;
   if (!id) return;
   const own = me && id === me.id;
+  showProfileActions(id, own);
   $("profile-account").hidden = !own;
   $("profile-games").hidden = !own;
   // Nothing of the page shown before stays while this one loads (or if it cannot).

@@ -1,0 +1,129 @@
+"""Friends in the browser (docs/friends.md): two profiles befriend by username, see each
+other online, one invites the other to her table in one click (the invite shown live on the
+other's page, which joins by it), then blocks him at the table: his chat lines leave her
+screen and new ones never reach it. At 390x844 and 1366x657, photographed into
+test-artifacts/friends/ and checked for anything cut off."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .test_profiles import CUT
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "friends"
+SIZES = [(390, 844), (1366, 657)]
+
+FETCH = """async ([method, path, body]) => {
+  const csrf = document.cookie.split('; ').find((c) => c.startsWith('fof_csrf=')).slice(9);
+  const response = await fetch(path, {method, body: body && JSON.stringify(body),
+    headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf}});
+  return {status: response.status, body: await response.json()};
+}"""
+
+
+def _open(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def _call(page: Any, method: str, path: str, body: Any = None) -> dict[str, Any]:
+    answer: dict[str, Any] = page.evaluate(FETCH, [method, path, body])
+    return answer
+
+
+def _whole(page: Any, name: str) -> None:
+    page.wait_for_timeout(200)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    problems = page.evaluate(CUT)
+    assert not problems, f"{name}: {problems}"
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_befriend_invite_in_one_click_and_block_at_the_table(
+    server_url: str, new_page: Any, width: int, height: int
+) -> None:
+    size = f"{width}x{height}"
+    ann, bob = new_page("ann", width, height), new_page("bob", width, height)
+    for page, name in ((ann, "Ann"), (bob, "Bob")):
+        _open(page, server_url)
+        assert _call(page, "PATCH", "/api/me", {"name": name})["status"] == 200
+    username = f"bob{width}.{int(time.time() * 1000) % 10**8}"
+    claimed = _call(bob, "POST", "/api/me/claim",
+                    {"username": username, "password": "correct horse battery"})  # fmt: skip
+    assert claimed["status"] == 200
+    bob_id = claimed["body"]["profile"]["id"]
+    _open(bob, server_url)  # (its socket with the claimed session)
+
+    # Ann asks by username; Bob's page shows it live and he accepts.
+    ann.fill("[data-testid=friends-username]", username.upper())
+    ann.click("[data-testid=friends-add]")
+    ann.locator("[data-testid=toast]", has_text="Friend request sent").wait_for()
+    ann.locator("[data-testid=friend-outgoing]", has_text="Bob").wait_for()
+    bob.locator("[data-testid=friend-incoming]", has_text="Ann").wait_for()
+    _whole(bob, f"request-{size}")
+    bob.click("[data-testid=friend-accept]")
+    bob.locator("[data-testid=friend][data-status=online]", has_text="Ann").wait_for()
+    # Ann sees him online (his page is open), with its dot and its word.
+    online = ann.locator("[data-testid=friend][data-status=online]", has_text="Bob")
+    online.wait_for()
+    assert "Online" in online.inner_text()
+    assert ann.locator("[data-testid=friend-outgoing]").count() == 0
+    _whole(ann, f"friends-{size}")
+
+    # Ann at her own table: one click invites Bob; his page shows it; he joins by it.
+    made = _call(ann, "POST", "/api/tables", {"name": "Ann", "players": 4})
+    assert made["status"] == 201
+    code = made["body"]["code"]
+    ann.evaluate(
+        "([code, seat, token]) => localStorage.setItem(`414.table.${code}`,"
+        " JSON.stringify({seat, token}))",
+        [code, made["body"]["seat"], made["body"]["token"]],
+    )
+    ann.goto(f"{server_url}/t/{code}")
+    invite = ann.locator("[data-testid=invite-friend]", has_text="Bob")
+    invite.wait_for()
+    _whole(ann, f"table-invite-{size}")
+    invite.locator("[data-testid=invite-friend-button]").click()
+    ann.locator("[data-testid=toast]", has_text="Invite sent to Bob").wait_for()
+    shown = bob.locator("[data-testid=friend-invite]", has_text="Ann invites you to a table")
+    shown.wait_for()
+    _whole(bob, f"invited-{size}")
+    shown.locator("[data-testid=friend-invite-join]").click()
+    bob.wait_for_url(f"{server_url}/t/{code}")
+    assert bob.locator("[data-testid=friend-invite]").count() == 0
+    bob.fill("[data-testid=lobby-name]", "Bob")
+    bob.click("[data-testid=take-seat-1]")
+    bob.locator("[data-testid=lobby-seat-1].mine").wait_for()
+    # Seen is seen: the invite is no longer kept for him.
+    assert _call(bob, "GET", "/api/friends/invites")["body"]["invites"] == []
+
+    # At the table, Bob's chat reaches Ann until she blocks him.
+    ann.click("[data-testid=fill-bots]")
+    ann.locator("[data-testid=start]:enabled").click()
+    for page in (ann, bob):
+        page.locator("#game:not([hidden])").wait_for()
+        if page.locator("[data-testid=open-side]").is_visible():  # (a phone: a side panel)
+            page.click("[data-testid=open-side]")
+        page.locator("[data-testid=chat-input]").wait_for()
+    bob.fill("[data-testid=chat-input]", "first line from Bob")
+    bob.click("[data-testid=chat-send]")
+    ann.locator("[data-testid=chat-line]", has_text="first line from Bob").wait_for()
+    assert _call(ann, "POST", "/api/friends/blocks", {"id": bob_id})["status"] == 201
+    ann.locator("[data-testid=chat-line]", has_text="first line from Bob").wait_for(
+        state="detached"
+    )
+    bob.fill("[data-testid=chat-input]", "second line from Bob")
+    bob.click("[data-testid=chat-send]")
+    bob.locator("[data-testid=chat-line]", has_text="second line from Bob").wait_for()
+    ann.wait_for_timeout(500)
+    assert ann.locator("[data-testid=chat-line]", has_text="from Bob").count() == 0
+    assert ann.locator("[data-testid=bubble-1]").count() == 0
+    # (He is not told: his page says nothing of it, his friend list just lost her.)
+    bob.goto(server_url)
+    bob.wait_for_selector("body[data-ready=true]")
+    bob.locator("#friends-none").wait_for()
