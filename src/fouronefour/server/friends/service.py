@@ -14,17 +14,21 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ErrorCode
 from ..notify import Notice, Notifier, Silent
 from ..players.errors import PlayerCode, PlayerError
 from ..players.names import USERNAME
-from ..players.service import Current
+from ..players.service import Current, Players
+from ..players.sqlstore import SqlPlayerStore
 from ..players.throttle import Attempt, Throttle
 from .errors import FriendCode, FriendError
 from .presence import Presence
 from .store import FriendStore, Invite, Person
+
+if TYPE_CHECKING:
+    from ..cluster.broker import Broker
 
 #: The most friends a profile has; requests it has waiting (sent); requests waiting for it
 #: (more are kept from it, unseen, as a blocked sender's); profiles it blocks.
@@ -58,6 +62,8 @@ def table_code(value: object) -> str:
 
 
 class Friends:
+    """Friends, blocks and invites of a server's profiles (one a server)."""
+
     #: Its part of a profile's export (:class:`~..players.service.ProfileData`).
     name = "friends"
 
@@ -77,6 +83,25 @@ class Friends:
         #: The server's notifier, asked for each time (the push room may replace it).
         self._notifier = notifier
         self._clock = clock
+
+    @classmethod
+    def of_server(
+        cls,
+        players: Players,
+        broker: Broker | None,
+        seated: Seated,
+        notifier: Callable[[], Notifier],
+    ) -> Friends:
+        """A server's: over its players' database, presence through its broker (if a
+        cluster), throttled as its players are; part of their export and deletion."""
+        store = players.store
+        if not isinstance(store, SqlPlayerStore):
+            raise TypeError("friends live in the players' SQL database")
+        friends = FriendStore(store.db)
+        presence = Presence(friends.friend_ids, broker)
+        made = cls(friends, players.throttle, presence, seated, notifier)
+        players.keepers.append(made)
+        return made
 
     def _now(self) -> int:
         return int(self._clock() * 1000)

@@ -21,28 +21,18 @@ from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import Response
 from starlette.websockets import WebSocketDisconnect
 
-from ..errors import ErrorCode, TableError
+from ..errors import ErrorCode
 from ..friends.errors import FriendError
-from ..friends.presence import Presence
 from ..friends.service import Friends, table_code
-from ..friends.store import FriendStore
-from ..players.sqlstore import SqlPlayerStore
 from ..ratelimit import TokenBucket
-from ..registry import Elsewhere
 from ..storage import StorageError
-from ..tables import invites
 from .players import SESSION_COOKIE, Gate, _body, _json
 
 if TYPE_CHECKING:
-    from ..cluster.relay import Operation
-    from ..tables.table import Table
     from .state import ServerState
 
 log = logging.getLogger(__name__)
 
-#: The table operation (relayed to the table's owner in a cluster) that names the profiles
-#: holding a seat at a table.
-SEATED = "seated"
 #: A profile's sockets on one process at most (its tabs and devices), the messages one may
 #: have waiting to be sent (more: it is closed, its page reconnects and reads the lists
 #: again), the largest message a page sends, and how many a second it may send.
@@ -50,59 +40,6 @@ MOST_SOCKETS = 12
 MOST_WAITING = 256
 MAX_MESSAGE = 512
 MESSAGES_PER_SECOND, MESSAGE_BURST = 2.0, 20
-
-
-def seated_operation() -> Operation:
-    def seated(table: Table, body: dict[str, Any]) -> dict[str, Any]:
-        if not invites.admits(table.options.invite_hash, body.get("invite")):
-            raise invites.not_found(table.code)
-        return {
-            "profiles": sorted(
-                s.profile for s in table.seats if s.kind == "human" and s.profile is not None
-            )
-        }
-
-    return seated
-
-
-def build_friends(state: ServerState) -> Friends:
-    """The friends' service of a server: over the players' database, presence through the
-    cluster's broker (if any), seats read by each table's owner."""
-    players = state.backends.players
-    if not isinstance(players, SqlPlayerStore):
-        raise TypeError("friends need the players' SQL store")
-    state.operations[SEATED] = seated_operation()
-
-    async def seated(code: str, invite: str | None) -> set[str] | None:
-        body = {"invite": invite}
-        try:
-            table = await state.registry.get(code)
-        except TableError:
-            return None
-        except Elsewhere:
-            if state.relay is None:
-                return None
-            from ..cluster.relay import OwnerGone
-
-            try:
-                status, answer = await state.relay.call(code, SEATED, body, None)
-            except OwnerGone:
-                return None
-            if status != 200:
-                return None
-            return set(orjson.loads(answer).get("profiles", ()))
-        try:
-            return set(state.operations[SEATED](table, body)["profiles"])
-        except TableError:
-            return None
-
-    store = FriendStore(players.db)
-    presence = Presence(store.friend_ids, state.backends.broker)
-    friends = Friends(
-        store, state.players.throttle, presence, seated, notifier=lambda: state.notifier
-    )
-    state.players.keepers.append(friends)
-    return friends
 
 
 class ProfileSocket:

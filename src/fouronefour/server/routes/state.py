@@ -15,6 +15,8 @@ from ..clubs.tablelink import CLUB_SEAT, club_seat, table_settings_check
 from ..clubs.throttle import ClubThrottle
 from ..config import ServerConfig
 from ..errors import ErrorCode, TableError
+from ..friends.seats import Seats
+from ..friends.service import Friends
 from ..notify import Notifier, Silent
 from ..players.service import Players
 from ..players.sqlstore import SqlPlayerStore
@@ -82,6 +84,7 @@ class ServerState:
     #: Quick match and play again (matchmaking/), set by ``create_app``.
     matchmaking: Matchmaking | None = None
     #: Friends, blocks, presence and invites (friends/; routes/friends.py builds it).
+    #: Friends, blocks, presence and invites (friends/: Friends.of_server).
     friends: Friends | None = None
 
     @property
@@ -172,6 +175,11 @@ class ServerState:
         from .friends import build_friends
 
         state.friends = build_friends(state)
+        # Friends: seats read by each table's owner, presence through the broker (friends/).
+        seats = Seats(state.registry, state.relay, state.operations)
+        state.friends = Friends.of_server(
+            state.players, backends.broker, seats, lambda: state.notifier
+        )
         return state
 
     def _push(self) -> None:
