@@ -251,21 +251,47 @@ async function ask(body) {
 
 // ------------------------------------------------------------------ at a table
 
-/** The table's invite box: each friend with their status and an Invite button. */
+/** The players at this table (profiles) who are not yet friends: "Add friend" for each. */
+function tableMates() {
+  const state = session.state;
+  if (!state.table || state.role !== "player") return [];
+  const known = new Set([profileId, ...blocked, ...lists.friends.map((f) => f.id), ...lists.outgoing.map((p) => p.id)]);
+  return state.table.seats.filter((seat) => seat.kind === "human" && seat.profile && !known.has(seat.profile));
+}
+
+/** The table's invite box: each friend with their status and an Invite button; the
+ * players here who are not friends yet, with Add friend. */
 function renderTableInvites() {
   const box = $("friends-invite");
   if (!box) return;
   const state = session.state;
-  const here = state.table && state.role === "player" && lists.friends.length > 0;
+  const mates = tableMates();
+  $("friends-mates").replaceChildren(
+    ...mates.map((seat) => {
+      const item = el("li", "friend-row");
+      item.dataset.testid = "table-mate";
+      item.append(el("span", "friend-name", seat.name || ""));
+      item.append(
+        act("friends_add_friend", "table-mate-add", async () => {
+          const code = state.code;
+          const invite = storage.invite(code);
+          await ask(invite ? { id: seat.profile, table: code, invite } : { id: seat.profile, table: code });
+        }),
+      );
+      return item;
+    }),
+  );
+  const here = state.table && state.role === "player" && (lists.friends.length > 0 || mates.length > 0);
   box.hidden = !here;
   if (!here) return;
+  $("friends-invite-heading").hidden = !lists.friends.length;
   const friends = [...lists.friends].sort((a, b) => order[statusOf(a.id).status] - order[statusOf(b.id).status]);
   $("friends-invite-list").replaceChildren(
     ...friends.slice(0, 12).map((friend) => {
       const status = statusOf(friend.id);
       const item = el("li", "friend-row");
       item.dataset.testid = "invite-friend";
-      item.append(dot(status), el("span", "friend-name", friend.name));
+      item.append(dot(status), el("span", "friend-name", friend.name), el("span", "friend-status", statusText(status)));
       item.append(
         act("friends_invite", "invite-friend-button", async () => {
           const code = session.state.code;
@@ -379,7 +405,8 @@ export function initFriends(open) {
   onChange(() => {
     tellTable();
     const state = session.state;
-    const key = `${state.code}:${state.role}:${Boolean(state.table)}`;
+    const seats = state.table ? state.table.seats.map((seat) => seat.profile || "").join() : "";
+    const key = `${state.code}:${state.role}:${seats}`;
     if (key !== tableKey) {
       tableKey = key;
       renderTableInvites();
