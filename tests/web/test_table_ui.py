@@ -296,7 +296,8 @@ def test_a_private_table_is_found_through_its_invite_link_only(
     assert friend.input_value("[data-testid=invite-link]") == link
 
 
-#: Counts the page's WebSockets and the frames it sends (by request id).
+#: Counts the page's table WebSockets (not its profile socket, /ws/me: friends.js) and the
+#: frames it sends (by request id).
 SOCKET_SPY = """
 (() => {
   window.__sockets = 0;
@@ -304,7 +305,10 @@ SOCKET_SPY = """
   window.__order = [];
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
-    constructor(...args) { super(...args); window.__sockets += 1; }
+    constructor(...args) {
+      super(...args);
+      if (!String(args[0]).endsWith('/ws/me')) window.__sockets += 1;
+    }
     send(data) {
       const id = JSON.parse(data).id;
       if (id !== undefined) window.__sent[id] = (window.__sent[id] || 0) + 1;
