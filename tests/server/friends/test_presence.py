@@ -23,6 +23,9 @@ class Page:
     def send(self, message: dict[str, Any]) -> None:
         self.got.append(message)
 
+    def close(self) -> None:
+        self.got.append({"type": "closed"})
+
     def status_of(self, friend: str) -> dict[str, Any] | None:
         """The last status this page was told of ``friend``."""
         for message in reversed(self.got):
@@ -100,5 +103,8 @@ def test_a_refresh_reads_the_friends_again() -> None:
         presence.tell("dan", {"type": "invite", "id": "x"})
         assert dan.got[-1] == {"type": "invite", "id": "x"}
         assert ann.got[-1] != {"type": "invite", "id": "x"}
+        # Dropped (deleted): its sockets are closed, no other.
+        presence.drop("dan")
+        assert dan.got[-1] == {"type": "closed"} and ann.got[-1] != {"type": "closed"}
 
     asyncio.run(scenario())

@@ -217,3 +217,28 @@ def test_export_and_delete_include_the_friends(server: ThreadServer) -> None:
     assert ann.delete("/api/me").status_code == 200
     assert bob.lists()["friends"] == []
     assert bob.http.get("/api/me/export").json()["friends"]["friends"] == []
+
+
+def test_a_socket_closes_when_its_session_or_profile_ends(
+    server: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fouronefour.server.routes import friends as friends_routes
+
+    async def scenario() -> None:
+        ann, bob = Page(server.url), Page(server.url)
+        ann.befriend(bob)
+        # Deleted: closed at once (its sessions are looked at again only every two minutes).
+        bob_socket = await bob.socket()
+        await bob_socket.until(lambda m: m.get("type") == "invites")
+        assert bob.delete("/api/me").status_code == 200
+        await asyncio.wait_for(bob_socket.ws.wait_closed(), 2)
+        # Signed out everywhere (a lost device): its open socket hears nothing more, once
+        # its session is looked at again.
+        monkeypatch.setattr(friends_routes, "RECHECK_SECONDS", 0.3)
+        ann_socket = await ann.socket()
+        await ann_socket.until(lambda m: m.get("type") == "invites")
+        assert ann.delete("/api/sessions").status_code == 200
+        await asyncio.wait_for(ann_socket.ws.wait_closed(), 5)
+        assert ann_socket.ws.close_code == 1008
+
+    asyncio.run(scenario())

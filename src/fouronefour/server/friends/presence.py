@@ -48,6 +48,10 @@ class Listener(Protocol):
 
     def send(self, message: dict[str, Any]) -> None: ...
 
+    def close(self) -> None:
+        """Close it (its profile is gone)."""
+        ...
+
 
 def shown(held: list[Held]) -> Held:
     """One profile's status over every process: at a table wins over online."""
@@ -252,6 +256,10 @@ class Presence:
         """Give ``message`` to every socket ``profile`` has open, on any process."""
         self._emit({"k": "to", "id": profile, "m": message})
 
+    def drop(self, profile: str) -> None:
+        """Close every socket ``profile`` has open, on any process (it was deleted)."""
+        self._emit({"k": "drop", "id": profile})
+
     def refresh(self, *profiles: str) -> None:
         """The friends of ``profiles`` changed (a request, a friendship, a block): their
         sockets, on any process, read them again and are told (``friends_changed``)."""
@@ -301,6 +309,9 @@ class Presence:
             if isinstance(profile, str) and isinstance(body, dict):
                 for socket in list(self._sockets.get(profile, ())):
                     socket.send(body)
+        elif kind == "drop":
+            for socket in list(self._sockets.get(str(message.get("id")), ())):
+                socket.close()
         elif kind == "refresh":
             ids = [p for p in message.get("ids") or () if isinstance(p, str)]
             task = asyncio.get_running_loop().create_task(self._refresh(ids))

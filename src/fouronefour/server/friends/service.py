@@ -317,6 +317,7 @@ class Friends:
     async def forget(self, profile_id: str) -> None:
         friends = await self.store.friend_ids(profile_id)
         await self.store.forget(profile_id)
+        self.presence.drop(profile_id)
         self.presence.refresh(*friends)
 
     async def tidy(self) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 from ..errors import ErrorCode
 from ..friends.errors import FriendError
 from ..friends.service import Friends, table_code
+from ..players.service import Players
 from ..ratelimit import TokenBucket
 from ..storage import StorageError
 from .players import SESSION_COOKIE, Gate, _body, _json
@@ -40,6 +42,9 @@ MOST_SOCKETS = 12
 MOST_WAITING = 256
 MAX_MESSAGE = 512
 MESSAGES_PER_SECOND, MESSAGE_BURST = 2.0, 20
+#: How often an open profile socket's session is looked at again (a session ended elsewhere
+#: closes it within about this long).
+RECHECK_SECONDS = 120.0
 
 
 class ProfileSocket:
@@ -51,31 +56,47 @@ class ProfileSocket:
         self._profile = profile
         self._waiting: deque[bytes] = deque()
         self._wake = asyncio.Event()
-        self.closed = False
+        #: Why it is being closed (its close code and reason), once it is.
+        self.closing: tuple[int, str] | None = None
 
     @property
     def profile(self) -> str:
         return self._profile
 
     def send(self, message: dict[str, Any]) -> None:
-        if self.closed:
+        if self.closing is not None:
             return
         if len(self._waiting) >= MOST_WAITING:
-            self.closed = True  # (it reconnects, and reads everything again)
-        else:
-            self._waiting.append(orjson.dumps(message))
+            self.close(1013, "too slow")  # (it reconnects, and reads everything again)
+            return
+        self._waiting.append(orjson.dumps(message))
+        self._wake.set()
+
+    def close(self, code: int = 1008, reason: str = "signed out") -> None:
+        if self.closing is None:
+            self.closing = (code, reason)
         self._wake.set()
 
     async def write(self) -> None:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            while self._waiting and not self.closed:
+            while self._waiting and self.closing is None:
                 await self.websocket.send_text(self._waiting.popleft().decode())
-            if self.closed:
+            if self.closing is not None:
                 with contextlib.suppress(Exception):
-                    await self.websocket.close(1013, "too slow")
+                    await self.websocket.close(*self.closing)
                 return
+
+
+async def _recheck(socket: ProfileSocket, players: Players, token: str) -> None:
+    """Close the socket once its session ends (signed out everywhere, a new password): looked
+    at every :data:`RECHECK_SECONDS` or so (a deletion closes it at once: presence.drop)."""
+    while socket.closing is None:
+        await asyncio.sleep(RECHECK_SECONDS * random.uniform(0.75, 1.25))
+        with contextlib.suppress(StorageError):  # (the database away: looked at next time)
+            if await players.current(token) is None:
+                socket.close()
 
 
 def _page_origin(websocket: WebSocket) -> bool:
@@ -204,7 +225,10 @@ def friends_router(state: ServerState) -> APIRouter:
             return
         socket = ProfileSocket(websocket, profile)
         open_sockets[profile] = open_sockets.get(profile, 0) + 1
-        writer = asyncio.get_running_loop().create_task(socket.write())
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(socket.write())
+        token = websocket.cookies.get(SESSION_COOKIE, "")
+        rechecking = loop.create_task(_recheck(socket, state.players, token))
         try:
             await friends.presence.attach(socket)
             assert current is not None
@@ -215,6 +239,7 @@ def friends_router(state: ServerState) -> APIRouter:
         finally:
             friends.presence.detach(socket)
             writer.cancel()
+            rechecking.cancel()
             open_sockets[profile] -= 1
             if not open_sockets[profile]:
                 del open_sockets[profile]
