@@ -125,8 +125,11 @@ def test_invites_live_kept_until_seen_and_floods_throttled(server: ThreadServer)
         bob_socket = await bob.socket()
         await bob_socket.until(lambda m: m.get("type") == "invites" and m["invites"] == [])
         code = ann.table_with()
-        # Not a friend, not seated, a bad code: refused, nothing sent.
-        assert ann.post("/api/friends/invites", {"id": cy.id, "table": code}).status_code == 404
+        # Not a friend: answered as sent (as to a friend who blocks her), reaching nobody.
+        stranger = ann.post("/api/friends/invites", {"id": cy.id, "table": code})
+        assert stranger.status_code == 201 and stranger.json()["status"] == "invited"
+        assert cy.http.get("/api/friends/invites").json()["invites"] == []
+        # Not seated, a bad code: refused, nothing sent.
         stranger_table = cy.table_with()
         not_seated = ann.post("/api/friends/invites", {"id": bob.id, "table": stranger_table})
         assert not_seated.json()["error"]["code"] == "not_seated"

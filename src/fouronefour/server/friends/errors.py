@@ -14,7 +14,7 @@ class FriendCode(enum.StrEnum):
     NOT_ALLOWED = "not_allowed"
     #: Accepting or declining a request that is not (or no longer) there.
     NO_REQUEST = "no_request"
-    #: Inviting, or removing, a profile that is not a friend.
+    #: Removing a profile that is not a friend.
     NOT_FRIENDS = "not_friends"
     #: Asking or inviting a profile this one blocks (unblock first).
     YOU_BLOCK = "you_block"

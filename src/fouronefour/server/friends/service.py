@@ -245,19 +245,20 @@ class Friends:
     async def invite(self, current: Current, body: dict[str, Any]) -> dict[str, Any]:
         """Invite a friend to the table this profile holds a seat at: told live on their
         profile sockets, and by the notifier on their devices (a closed tab); kept until
-        seen or :data:`INVITE_SECONDS`. A profile that blocks this one is sent nothing, and
-        this one answered as for any friend."""
+        seen or :data:`INVITE_SECONDS`.
+
+        An invite to anyone else (a stranger, a former friend, a profile that blocks this
+        one) is answered as one sent and reaches nobody: so a blocked profile cannot tell
+        the block from a friendship merely ended (a block ends it too)."""
         me = current.profile
         await self._throttle(Attempt.INVITE_ACCOUNT, me.id)
         friend = _profile_id(body.get("id"))
         code = table_code(body.get("table"))
         secret = _invite(body.get("invite"))
-        relation = await self.store.relation(me.id, friend)
-        if not relation.friends and not relation.blocked_by:
-            raise FriendError(FriendCode.NOT_FRIENDS, "invite your friends only")
         seated = await self._seated(code, secret)
         if seated is None or me.id not in seated:
             raise FriendError(FriendCode.NOT_SEATED, "invite to a table you hold a seat at")
+        relation = await self.store.relation(me.id, friend)
         now = self._now()
         invite = Invite(
             secrets.token_urlsafe(12),
@@ -270,8 +271,8 @@ class Friends:
             me.name,
         )
         answer = {"status": "invited", "id": invite.id, "expires_at": invite.expires_at}
-        if relation.blocked_by:
-            return answer  # (nothing kept, nothing sent: the blocked one is not told)
+        if not relation.friends or relation.blocked_by:
+            return answer  # (nothing kept, nothing sent, and the sender not told)
         if not await self.store.add_invite(invite, MOST_INVITES):
             return answer  # (their invites are full: the oldest will expire)
         self.presence.tell(friend, {"type": "invite", **invite.to_dict()})
