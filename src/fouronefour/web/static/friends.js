@@ -181,6 +181,7 @@ export function renderFriends() {
       item.dataset.status = status.status;
       item.append(el("span", "friend-status", statusText(status)));
       const remove = act("friends_remove", "friend-remove", async () => {
+        if (!window.confirm(t("friends_remove_confirm", { name: friend.name }))) return;
         await call("DELETE", `/api/friends/${encodeURIComponent(friend.id)}`);
         await loadFriends();
       }, "btn btn-small btn-quiet");
