@@ -101,6 +101,23 @@ def test_befriend_invite_in_one_click_and_block_at_the_table(
     bob.locator("[data-testid=lobby-seat-1].mine").wait_for()
     # Seen is seen: the invite is no longer kept for him.
     assert _call(bob, "GET", "/api/friends/invites")["body"]["invites"] == []
+    # Cy, a stranger, sits down too: Ann's page offers to add her (a request naming the
+    # table they sit at), and offers nothing of the kind for Bob, a friend already.
+    cy = new_page("cy", width, height)
+    _open(cy, server_url)
+    _call(cy, "PATCH", "/api/me", {"name": "Cy"})
+    cy.goto(f"{server_url}/t/{code}")
+    cy.fill("[data-testid=lobby-name]", "Cy")
+    cy.click("[data-testid=take-seat-2]")
+    mate = ann.locator("[data-testid=table-mate]", has_text="Cy")
+    mate.wait_for()
+    assert ann.locator("[data-testid=table-mate]").count() == 1
+    _whole(ann, f"table-mate-{size}")
+    mate.locator("[data-testid=table-mate-add]").click()
+    ann.locator("[data-testid=toast]", has_text="Friend request sent").wait_for()
+    ann.locator("[data-testid=table-mate]").wait_for(state="detached")
+    incoming = _call(cy, "GET", "/api/friends")["body"]["incoming"]
+    assert [p["name"] for p in incoming] == ["Ann"]
 
     # At the table, Bob's chat reaches Ann until she blocks him.
     ann.click("[data-testid=fill-bots]")
