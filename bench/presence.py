@@ -19,7 +19,9 @@ Measured:
   process;
 - **invite**: ``--invites`` profiles on process 0 each create a table (from their page
   session) and invite a friend whose socket is on process 1: the time from sending
-  ``POST /api/friends/invites`` to that socket receiving the invite.
+  ``POST /api/friends/invites`` to that socket receiving the invite;
+- with ``--kill``, then: process 1 is killed (SIGKILL), and for ``--samples`` of its
+  profiles, the time until each of their friends on process 0 is told they are offline.
 
 Reported: p50, p99 and max in milliseconds, and the processes' CPU and memory. All of it on
 this one machine: the client's sockets share its cores with the servers, PostgreSQL and Redis.
@@ -100,6 +102,8 @@ class Server:
         return cpu, rss
 
     def stop(self) -> None:
+        if self.process.poll() is not None:
+            return
         self.process.terminate()
         try:
             self.process.wait(10)
@@ -262,6 +266,24 @@ async def measure(
     return found
 
 
+async def kill_one(screens: Screens, count: int, friends: int, samples: int) -> list[float]:
+    """Process 1 killed (SIGKILL): for ``samples`` of its profiles, how long until each of
+    their friends on process 0 is told they are offline (ms since the kill)."""
+    step = max(2, (count // max(1, samples)) | 1)
+    chosen = [i for i in range(1, count, step) if i % 2 == 1][:samples]
+    screens.watched = {profile_id(i) for i in chosen}
+    screens.told.clear()
+    killed = time.perf_counter()
+    screens.servers[1].process.kill()
+    found = []
+    for i in chosen:
+        for f in friends_of(i, count, friends):
+            if f % 2 == 0:
+                at = await screens.told_at((f, profile_id(i), "offline"), screens.told)
+                found.append((at - killed) * 1000)
+    return found
+
+
 def quantiles(values: list[float]) -> str:
     ordered = sorted(values)
     p50 = statistics.median(ordered)
@@ -295,8 +317,12 @@ async def run(args: argparse.Namespace, servers: list[Server], db: str) -> None:
     for n, (b, a) in enumerate(zip(before, after, strict=True)):
         print(f"process {n}: {(a[0] - b[0]) / took * 100:.0f}% of a core while measured,"
               f" {a[1]:.0f} MB resident")  # fmt: skip
+    if args.kill:
+        gone = await kill_one(screens, args.profiles, args.friends, args.samples)
+        print(f"{'offline after a SIGKILL of process 1':<38} | {quantiles(gone)}")
     for i in list(screens.sockets):
-        await screens.close(i)
+        with contextlib.suppress(Exception):
+            await screens.close(i)
 
 
 def main() -> None:
@@ -305,6 +331,8 @@ def main() -> None:
     parser.add_argument("--friends", type=int, default=50)
     parser.add_argument("--samples", type=int, default=200, help="profiles whose status changes")
     parser.add_argument("--invites", type=int, default=200)
+    parser.add_argument("--kill", action="store_true",
+                        help="then kill process 1: how soon its profiles are offline")  # fmt: skip
     args = parser.parse_args()
     if args.friends % 2 or args.friends >= args.profiles:
         raise SystemExit("--friends is even and fewer than --profiles")
