@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fouronefour.server.friends.presence import Presence, shown
+from fouronefour.server.friends.presence import GONE_SECONDS, Presence, shown
 
 
 class Page:
@@ -106,5 +106,31 @@ def test_a_refresh_reads_the_friends_again() -> None:
         # Dropped (deleted): its sockets are closed, no other.
         presence.drop("dan")
         assert dan.got[-1] == {"type": "closed"} and ann.got[-1] != {"type": "closed"}
+
+    asyncio.run(scenario())
+
+
+def test_another_process_that_leaves_or_falls_silent_takes_its_profiles_along() -> None:
+    async def scenario() -> None:
+        now = [100.0]
+        presence = Presence(friend_ids, clock=lambda: now[0])
+        ann = Page("ann")
+        await presence.attach(ann)
+        # (What another process says on the channel, as its messages arrive.)
+        presence._handle({"k": "s", "p": "other", "id": "bob", "v": "online"})
+        presence._handle({"k": "s", "p": "third", "id": "cy", "v": "table:ABCD"})
+        assert ann.status_of("bob") == {"status": "online"}
+        assert ann.status_of("cy") == {"status": "table"}
+        presence._handle({"k": "bye", "p": "other"})
+        assert ann.status_of("bob") == {"status": "offline"}
+        # The third beats, then falls silent: forgotten after GONE_SECONDS, not before.
+        presence._handle({"k": "beat", "p": "third"})
+        now[0] += GONE_SECONDS - 0.5
+        presence._forget_silent()
+        assert ann.status_of("cy") == {"status": "table"}
+        now[0] += 1.0
+        presence._forget_silent()
+        assert ann.status_of("cy") == {"status": "offline"}
+        assert presence.processes == ["here"]
 
     asyncio.run(scenario())

@@ -9,7 +9,9 @@ each profile (:data:`CHANNEL`: "online", "table:CODE" or nothing) and beats ever
 sockets what changed of their profiles' friends. A process not heard for
 :data:`GONE_SECONDS` (killed, cut off) is forgotten: its profiles go offline, and come back
 as their sockets reconnect to another process. A process that starts, or comes back to
-Redis, says ``hello`` and every other one sends it all it holds.
+Redis, says ``hello`` and every other one sends it all it holds; one that stops says ``bye``.
+While Redis is away from a process, it hears nobody: after :data:`GONE_SECONDS` its sockets
+see the friends on other processes offline, until Redis is back.
 
 Without a broker (one process) the same messages are handled at once, here.
 
@@ -109,11 +111,14 @@ class Presence:
         self._tasks = [asyncio.get_running_loop().create_task(self._beat())]
 
     async def stop(self) -> None:
+        """Stop (a process shutting down says so: its profiles go offline for the others at
+        once, not after :data:`GONE_SECONDS`)."""
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
         if self._broker is not None:
+            self._emit({"k": "bye", "p": self.process})
             self._broker.unsubscribe(self._channel)
 
     async def _beat(self) -> None:
@@ -139,12 +144,16 @@ class Presence:
         for process, heard in list(self._heard.items()):
             if process != self.process and now - heard > GONE_SECONDS:
                 log.info("presence: process %s not heard for %.0f s", process, now - heard)
-                del self._heard[process]
-                for profile, held in list(self._where.items()):
-                    if held.pop(process, None) is not None:
-                        if not held:
-                            del self._where[profile]
-                        self._changed(profile)
+                self._forget(process)
+
+    def _forget(self, process: str) -> None:
+        """``process`` is gone: what it held of each profile too."""
+        self._heard.pop(process, None)
+        for profile, held in list(self._where.items()):
+            if held.pop(process, None) is not None:
+                if not held:
+                    del self._where[profile]
+                self._changed(profile)
 
     # ------------------------------------------------------------ this process's sockets
 
@@ -292,6 +301,10 @@ class Presence:
 
     def _handle(self, message: dict[str, Any]) -> None:
         kind, process = message.get("k"), message.get("p")
+        if kind == "bye":
+            if isinstance(process, str) and process != self.process:
+                self._forget(process)
+            return
         if isinstance(process, str):
             if process not in self._heard and process != self.process and kind != "hello":
                 # A process we did not know (we were away from Redis): ask for everything.
