@@ -45,6 +45,13 @@ def test_friends_by_username_asked_accepted_listed_and_removed(server: ThreadSer
     assert ann.delete(f"/api/friends/{bob.id}").status_code == 200
     assert bob.lists()["friends"] == []
     assert ann.delete(f"/api/friends/{bob.id}").json()["error"]["code"] == "not_friends"
+    # Declined: gone from Bob's list, still waiting on Ann's (as if he had not answered).
+    ann.ask(username="bob_f")
+    assert bob.delete(f"/api/friends/requests/{ann.id}").status_code == 200
+    assert bob.lists()["incoming"] == []
+    assert [p["id"] for p in ann.lists()["outgoing"]] == [bob.id]
+    assert ann.delete(f"/api/friends/requests/sent/{bob.id}").status_code == 200
+    assert ann.lists()["outgoing"] == []
 
 
 def test_bad_and_forged_requests_change_nothing(server: ThreadServer) -> None:

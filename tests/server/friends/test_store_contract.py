@@ -81,6 +81,24 @@ def test_a_request_accepted_makes_two_friends_and_is_gone(make_store: StoreFacto
     run(make_store, scenario)
 
 
+def test_a_declined_request_is_hidden_from_its_recipient_only(make_store: StoreFactory) -> None:
+    async def scenario(players: SqlPlayerStore, store: FriendStore) -> None:
+        ann, bob = await people(players, "Ann", "Bob")
+        await store.ask(ann, bob, NOW)
+        assert await store.decline(bob, ann)
+        assert not await store.decline(bob, ann)  # (once)
+        assert await store.incoming(bob) == []
+        assert [p.id for p in await store.outgoing(ann)] == [bob]
+        assert not await store.ask(ann, bob, NOW + 1)  # (asking again changes nothing)
+        assert await store.incoming(bob) == []
+        assert (await store.counts(bob)).incoming == 0
+        # Bob changes his mind and asks Ann: that is an acceptance.
+        assert await store.relation(bob, ann) == Relation(asked_by=True)
+        assert await store.accept(bob, ann, NOW, 10) == "friends"
+
+    run(make_store, scenario)
+
+
 def test_limits_hold_inside_the_accepting_transaction(make_store: StoreFactory) -> None:
     async def scenario(players: SqlPlayerStore, store: FriendStore) -> None:
         ann, bob, cy = await people(players, "Ann", "Bob", "Cy")

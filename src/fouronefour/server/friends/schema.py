@@ -2,7 +2,9 @@
 PostgreSQL (referenced from both ``MIGRATIONS``: players/sqlite.py, players/postgres.py).
 
 A friendship is two rows (one a side), so that "my friends" is one index range. A request
-is kept until it is answered, withdrawn or blocked; an invite until it is seen or expires.
+is kept until it is accepted or withdrawn: declined, it is only hidden from its recipient
+(its sender sees it waiting, as one from a blocked profile), so that nobody learns which of
+the two befell theirs. An invite is kept until it is seen or expires.
 """
 
 FRIENDS_STEP = """
@@ -11,7 +13,7 @@ CREATE TABLE friend_links (
     PRIMARY KEY (profile_id, friend_id));
 CREATE TABLE friend_requests (
     from_id TEXT NOT NULL, to_id TEXT NOT NULL, created_at BIGINT NOT NULL,
-    PRIMARY KEY (from_id, to_id));
+    declined INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (from_id, to_id));
 CREATE INDEX friend_requests_to ON friend_requests (to_id, created_at);
 CREATE TABLE friend_blocks (
     profile_id TEXT NOT NULL, blocked_id TEXT NOT NULL, since BIGINT NOT NULL,

@@ -197,10 +197,12 @@ class Friends:
         return {"status": "friends", "id": other}
 
     async def decline(self, current: Current, other: object) -> None:
+        """Decline a request: it leaves this profile's list; its sender is not told (it
+        waits on their side, as a request to a profile that blocks them does)."""
         me, them = current.profile.id, _profile_id(other)
-        if not await self.store.withdraw(them, me):
+        if not await self.store.decline(me, them):
             raise FriendError(FriendCode.NO_REQUEST, "no request from this player waits")
-        self.presence.refresh(me, them)
+        self.presence.refresh(me)
 
     async def withdraw(self, current: Current, other: object) -> None:
         me, them = current.profile.id, _profile_id(other)

@@ -48,7 +48,7 @@ class Relation:
 @dataclass(frozen=True, slots=True)
 class Counts:
     friends: int
-    #: Requests this profile sent that wait / that wait for it.
+    #: Requests this profile sent that wait / that wait for it (not declined).
     outgoing: int
     incoming: int
     blocks: int
@@ -178,14 +178,16 @@ class FriendStore:
 
     @_on_db
     async def incoming(self, profile_id: str) -> list[Person]:
-        """Requests waiting for ``profile_id``'s answer, but those of profiles it blocks
-        (they are kept, unseen: their sender sees them waiting, as any other)."""
+        """Requests waiting for ``profile_id``'s answer, but those it declined and those of
+        profiles it blocks (they are kept, unseen: their sender sees them waiting, as any
+        other)."""
         async with self.db.read() as conn:
             rows = await conn.fetch(
                 "SELECT p.id, p.name, p.avatar, r.created_at FROM friend_requests r"
                 " JOIN player_profiles p ON p.id = r.from_id"
-                " WHERE r.to_id = ? AND p.deleted = 0 AND NOT EXISTS (SELECT 1 FROM"
-                " friend_blocks b WHERE b.profile_id = r.to_id AND b.blocked_id = r.from_id)"
+                " WHERE r.to_id = ? AND r.declined = 0 AND p.deleted = 0 AND NOT EXISTS"
+                " (SELECT 1 FROM friend_blocks b"
+                " WHERE b.profile_id = r.to_id AND b.blocked_id = r.from_id)"
                 " ORDER BY r.created_at DESC, p.id",
                 profile_id,
             )
@@ -258,8 +260,21 @@ class FriendStore:
         return "friends"
 
     @_on_db
+    async def decline(self, a: str, b: str) -> bool:
+        """``a`` declines ``b``'s request: hidden from ``a``, still waiting for ``b``."""
+        async with self.db.write() as conn:
+            return bool(
+                await conn.execute(
+                    "UPDATE friend_requests SET declined = 1"
+                    " WHERE from_id = ? AND to_id = ? AND declined = 0",
+                    b,
+                    a,
+                )
+            )
+
+    @_on_db
     async def withdraw(self, a: str, b: str) -> bool:
-        """The request from ``a`` to ``b`` is gone (withdrawn by ``a``, declined by ``b``)."""
+        """``a`` withdraws its request to ``b``."""
         async with self.db.write() as conn:
             return bool(
                 await conn.execute(
@@ -409,7 +424,7 @@ async def _counts(conn: Conn, profile_id: str) -> Counts:
     rows = await conn.fetch(
         "SELECT (SELECT COUNT(*) FROM friend_links WHERE profile_id = ?),"
         " (SELECT COUNT(*) FROM friend_requests WHERE from_id = ?),"
-        " (SELECT COUNT(*) FROM friend_requests WHERE to_id = ?),"
+        " (SELECT COUNT(*) FROM friend_requests WHERE to_id = ? AND declined = 0),"
         " (SELECT COUNT(*) FROM friend_blocks WHERE profile_id = ?)",
         profile_id,
         profile_id,
