@@ -134,3 +134,19 @@ def test_another_process_that_leaves_or_falls_silent_takes_its_profiles_along() 
         assert presence.processes == ["here"]
 
     asyncio.run(scenario())
+
+
+def test_a_process_gone_is_one_message_a_socket() -> None:
+    async def scenario() -> None:
+        presence = Presence(friend_ids)
+        ann = Page("ann")
+        await presence.attach(ann)
+        presence._handle({"k": "all", "p": "other", "s": {"bob": "online", "cy": "online"}})
+        ann.got.clear()
+        presence._handle({"k": "bye", "p": "other"})
+        assert ann.got == [
+            {"type": "presence", "friends": {"bob": {"status": "offline"},
+                                             "cy": {"status": "offline"}}},
+        ]  # fmt: skip
+
+    asyncio.run(scenario())

@@ -94,6 +94,8 @@ class Presence:
         self._said: dict[str, Held] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: set[asyncio.Task[None]] = set()
+        #: Statuses to send each socket at the end of this pass (:meth:`_flush`).
+        self._telling: dict[Listener, dict[str, dict[str, Any]]] = {}
         self._reconnected = False
         self._channel = b""
 
@@ -145,6 +147,7 @@ class Presence:
             if process != self.process and now - heard > GONE_SECONDS:
                 log.info("presence: process %s not heard for %.0f s", process, now - heard)
                 self._forget(process)
+        self._flush()
 
     def _forget(self, process: str) -> None:
         """``process`` is gone: what it held of each profile too."""
@@ -244,20 +247,28 @@ class Presence:
             self._shown[profile] = now
         else:
             self._shown.pop(profile, None)
-        for socket in list(self._watchers.get(profile, ())):
-            socket.send(
-                {"type": "presence", "friends": {profile: self.view(profile, socket.profile)}}
-            )
+        for socket in self._watchers.get(profile, ()):
+            self._tell(socket, {profile: self.view(profile, socket.profile)})
         tables = {t for t in (before, now) if t.startswith("table:")}
         if tables:
-            for socket in list(self._sockets.get(profile, ())):
+            for socket in self._sockets.get(profile, ()):
                 near = {
                     f: self.view(f, profile)
                     for f in self._friends.get(socket, ())
                     if self.status(f) in tables
                 }
                 if near:
-                    socket.send({"type": "presence", "friends": near})
+                    self._tell(socket, near)
+
+    def _tell(self, socket: Listener, friends: dict[str, dict[str, Any]]) -> None:
+        """Statuses for ``socket``, sent together with the others of this pass (a process
+        gone is one message a socket, not one a friend)."""
+        self._telling.setdefault(socket, {}).update(friends)
+
+    def _flush(self) -> None:
+        telling, self._telling = self._telling, {}
+        for socket, friends in telling.items():
+            socket.send({"type": "presence", "friends": friends})
 
     # ------------------------------------------------------------ messages for profiles
 
@@ -300,6 +311,12 @@ class Presence:
             self._handle(message)
 
     def _handle(self, message: dict[str, Any]) -> None:
+        try:
+            self._apply(message)
+        finally:
+            self._flush()
+
+    def _apply(self, message: dict[str, Any]) -> None:
         kind, process = message.get("k"), message.get("p")
         if kind == "bye":
             if isinstance(process, str) and process != self.process:
