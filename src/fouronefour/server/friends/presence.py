@@ -35,9 +35,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CHANNEL = "friends"
-BEAT_SECONDS = 1.0
-#: A process not heard for this long is gone (its profiles offline): "within seconds".
-GONE_SECONDS = 3.0
+BEAT_SECONDS = 0.5
+#: A process not heard for this long is gone (its profiles offline): "within seconds". As
+#: long as the broker's own (cluster/broker.py, ALIVE_SECONDS): a process whose loop stalls
+#: longer is taken for dead by the relaying too.
+GONE_SECONDS = 2.0
 #: What one process holds of a profile: "online", "table:CODE", or "" (nothing).
 Held = str
 
