@@ -7,7 +7,7 @@
 // Names are other people's text: always textContent, never markup.
 
 import { t } from "./i18n.js";
-import { ApiError, csrfToken } from "./net.js";
+import { request as call } from "./net.js"; // (the CSRF header on every change)
 import { $, el, button } from "./dom.js";
 import { storage } from "./storage.js";
 import { onChange, session } from "./session.js";
@@ -23,23 +23,6 @@ let stopped = false; // the server said no (no session): not opened again on its
 let atTable = null; // the table last told to the server
 let enter = null; // (link) => void: open a table (from app.js)
 const blockListeners = [];
-
-async function call(method, path, body) {
-  const headers = { "X-CSRF-Token": csrfToken() || "" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
-  }
-  if (!response.ok) {
-    const error = (data && data.error) || {};
-    throw new ApiError(error.code || `http_${response.status}`, error.message || response.statusText, error.retry_after_ms ?? null);
-  }
-  return data;
-}
 
 /** Whether this profile blocks `profileId` (a table's chat hides their lines). */
 export function blocks(profileId) {
