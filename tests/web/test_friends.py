@@ -144,3 +144,19 @@ def test_befriend_invite_in_one_click_and_block_at_the_table(
     bob.goto(server_url)
     bob.wait_for_selector("body[data-ready=true]")
     bob.locator("#friends-none").wait_for()
+
+    # Cy's profile page, from Ann's: her request waits (no Add friend), she blocks Cy there
+    # (asked first), and may unblock.
+    cy_id = _call(cy, "GET", "/api/me")["body"]["profile"]["id"]
+    _open(ann, f"{server_url}/#player/{cy_id}")
+    ann.locator("[data-testid=profile-name]", has_text="Cy").wait_for()
+    ann.locator("[data-testid=profile-block]").wait_for()
+    assert ann.locator("[data-testid=profile-add-friend]").is_hidden()
+    _whole(ann, f"profile-{size}")
+    ann.once("dialog", lambda dialog: dialog.accept())
+    ann.click("[data-testid=profile-block]")
+    ann.locator("[data-testid=profile-unblock]").wait_for()
+    blocked = _call(ann, "GET", "/api/friends")["body"]["blocked"]
+    assert sorted(p["id"] for p in blocked) == sorted([bob_id, cy_id])
+    ann.click("[data-testid=profile-unblock]")
+    ann.locator("[data-testid=profile-block]").wait_for()

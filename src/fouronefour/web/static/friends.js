@@ -106,6 +106,7 @@ export async function loadFriends() {
   blocked = new Set(lists.blocked.map((p) => p.id));
   for (const listener of blockListeners) listener();
   renderFriends();
+  if (shownProfile) showProfileActions(...shownProfile);
 }
 
 function statusOf(id) {
@@ -324,7 +325,10 @@ function seen(invite) {
 // ------------------------------------------------------------------ another player's profile
 
 /** The profile page's friend buttons for player `id` (hidden on one's own). */
+let shownProfile = null; // [id, own] of the profile page shown (drawn again as lists load)
+
 export function showProfileActions(id, own) {
+  shownProfile = [id, own];
   const box = $("profile-friend");
   if (!box) return;
   box.hidden = own || !id;
