@@ -182,7 +182,6 @@ def create_app(
         tournaments_router(state),
         quickmatch_router(state, matchmaking.quick),
         playagain_router(state),
-        friends_router(state),
     ):
         app.include_router(router)
     return app

@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from ..cluster.relay import Operation, Relay, RelayServer
     from ..cluster.shared import SharedCounts
     from ..matchmaking.service import Matchmaking
-    from ..friends.service import Friends
     from ..storage.interface import OldTables
     from ..tables.table import Table
     from ..tournaments.access import ClubAccess
@@ -83,7 +82,6 @@ class ServerState:
     tournaments: Tournaments = field(init=False)
     #: Quick match and play again (matchmaking/), set by ``create_app``.
     matchmaking: Matchmaking | None = None
-    #: Friends, blocks, presence and invites (friends/; routes/friends.py builds it).
     #: Friends, blocks, presence and invites (friends/: Friends.of_server).
     friends: Friends | None = None
 
@@ -172,9 +170,6 @@ class ServerState:
         state._push()
         state._relay()
         state._tournaments(clubs)
-        from .friends import build_friends
-
-        state.friends = build_friends(state)
         # Friends: seats read by each table's owner, presence through the broker (friends/).
         seats = Seats(state.registry, state.relay, state.operations)
         state.friends = Friends.of_server(
