@@ -19,8 +19,8 @@ from .clock import AsyncioScheduler
 from .clubs.upkeep import keep_clubs_tidy
 from .collector import keep_collections_short
 from .config import ServerConfig
-from .matchmaking.service import Matchmaking
 from .friends.tidying import keep_invites_tidy
+from .matchmaking.service import Matchmaking
 from .outage import Outage
 from .recording import keep_guests_tidy, keep_recording
 from .registry import TableRegistry
