@@ -35,7 +35,6 @@ import { initLearn, learnRoute, retranslateLearn, showLearn } from "./learn.js";
 import { initLesson, openLesson, retranslateLesson } from "./lesson.js";
 import { initPractice, retranslatePractice } from "./practice.js";
 import { clubRoute, initClubs, showClubRoute } from "./clubs.js";
-import { initProfile, loadMe, profileLoaded, profileRoute, rememberLanguage, showProfileRoute } from "./profile.js";
 import { initTournaments, showTournamentRoute, tournamentRoute } from "./tournaments.js";
 import { initFriends, retranslateFriends, startFriends } from "./friends.js";
 import { initProfile, loadMe, onProfileChange, profileLoaded, profileRoute, rememberLanguage, showProfileRoute } from "./profile.js";
