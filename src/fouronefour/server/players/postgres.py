@@ -16,12 +16,9 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from ..clubs.schema import CLUBS_STEP
-from ..friends.schema import FRIENDS_STEP
-from ..push.schema import PUSH_STEP
 from ..storage.postgres import migrate_in_place
 from ..storage.values import StorageError
-from ..tournaments.schema import TOURNAMENTS_STEP
+from .schema import CLUBS_STEP, FRIENDS_STEP, PUSH_STEP, TOURNAMENTS_STEP
 from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
 
 R = TypeVar("R")

@@ -17,11 +17,8 @@ import threading
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, TypeVar
 
-from ..clubs.schema import CLUBS_STEP
-from ..friends.schema import FRIENDS_STEP
-from ..push.schema import PUSH_STEP
 from ..storage.values import StorageError
-from ..tournaments.schema import TOURNAMENTS_STEP
+from .schema import CLUBS_STEP, FRIENDS_STEP, PUSH_STEP, TOURNAMENTS_STEP
 from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
 
 T = TypeVar("T")
