@@ -20,6 +20,7 @@ from fouronefour.server.tables.play import (
     play,
     written_with,
 )
+from fouronefour.server.tables.settings import TableSettings
 
 
 def refusal(call: object, *args: object) -> ErrorCode:
@@ -115,7 +116,7 @@ def a_state(**changes: object) -> TableState:
         move_count=0,
         status="playing",
         paused=False,
-        round_pause_seconds=15.0,
+        settings=TableSettings(round_pause_seconds=15.0),
         trick_start=0,
         bots_only=False,
         analysing=True,
@@ -176,7 +177,7 @@ def test_no_pause_at_a_table_of_bots_or_without_one_and_a_paused_table_waits() -
         match = played.after
     args = (match, played.after, [played.chosen], played.events, None, True)
     assert advance(a_state(bots_only=True), *args).pause is None
-    assert advance(a_state(round_pause_seconds=0.0), *args).pause is None
+    assert advance(a_state(settings=TableSettings(round_pause_seconds=0.0)), *args).pause is None
     waiting = advance(a_state(paused=True), *args).pause
     assert waiting is not None and waiting.until is None  # (counted once the host resumes)
     assert advance(a_state(analysing=False), *args).written.extra is None

@@ -1,9 +1,10 @@
 """Chat and quick phrases at a table (docs/protocol.md section 3, "Chat").
 
-A line is a table change like a move: checked, written, then sent to every connection as
-a ``chat`` event, kept for snapshots and replays. Each speaker has a token bucket (a seat:
-all its player's connections together; a spectator: its connection), and spectators
-together have one more per table, so that a crowd of watchers cannot drown the players.
+A line is a table change like a move, a pure step (:func:`said`): checked, written, then
+sent to every connection as a ``chat`` event, kept for snapshots and replays. Each speaker
+has a token bucket (a seat: all its player's connections together; a spectator: its
+connection), and spectators together have one more per table, so that a crowd of watchers
+cannot drown the players.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ..ratelimit import TokenBucket
 from ..storage import ChangeExtra, StoredChat
 from ..storage.reads import RECENT_CHAT
 from .model import Ack, ms, unshown
+from .state import Step, TableState
 
 if TYPE_CHECKING:
     from .core import TableCore as Table
@@ -95,6 +97,36 @@ def check_line(data: dict[str, Any]) -> tuple[str | None, str | None]:
     return cleaned, None
 
 
+def speaker_name(state: TableState, seat: int | None, spectator: Speaker | None) -> str:
+    """The name a line of ``seat``'s player, or of ``spectator`` (seat None), goes under, if
+    they may chat here."""
+    if seat is not None:
+        return state.seats[seat].name or f"Seat {seat + 1}"
+    if spectator is None:  # a connection whose seat was just taken from it
+        raise TableError(ErrorCode.NOT_SEATED, "this connection no longer has a seat")
+    if not state.settings.spectator_chat:
+        raise TableError(ErrorCode.CHAT_CLOSED, "spectators may not chat at this table")
+    return spectator.name
+
+
+def said(
+    state: TableState, seat: int | None, name: str, text: str | None, phrase: str | None
+) -> Step:
+    """A line (``check_line``'s) said at ``state.now``: a ``chat`` event, written."""
+    line = StoredChat(
+        state.version + 1,
+        state.match_number,
+        state.move_count,
+        ms(state.now),
+        seat,
+        name,
+        seat is None,
+        text,
+        phrase,
+    )
+    return Step(state, (chat_event(line),), extra=ChangeExtra(chat=line))
+
+
 @dataclass(slots=True)
 class _Limits:
     seats: dict[int, TokenBucket]
@@ -121,14 +153,19 @@ class TableChat:
         table = self._table
         table.check_writable()
         text, phrase = check_line(data)
-        now = table.scheduler.now()
+        state = table.state()
+        name = speaker_name(state, seat, spectator)
+        self._take_turn(seat, spectator, state.now)
+        step = said(state, seat, name, text, phrase)
+        self.recent.extend(step.events)
+        table.take(step)
+        return Ack(table.version)
+
+    def _take_turn(self, seat: int | None, spectator: Speaker | None, now: float) -> None:
+        """Count a line against its speaker's limits, or refuse it (``rate_limited``)."""
         if seat is None:
-            if spectator is None:  # a connection whose seat was just taken from it
-                raise TableError(ErrorCode.NOT_SEATED, "this connection no longer has a seat")
-            if not table.settings.spectator_chat:
-                raise TableError(ErrorCode.CHAT_CLOSED, "spectators may not chat at this table")
+            assert spectator is not None
             buckets = [spectator.bucket, self._limits.spectators]
-            name = spectator.name
         else:
             bucket = self._limits.seats.get(seat)
             if bucket is None:
@@ -136,7 +173,6 @@ class TableChat:
                     CHAT_LINES / CHAT_SECONDS, CHAT_LINES, now
                 )
             buckets = [bucket]
-            name = table.seats[seat].name or f"Seat {seat + 1}"
         wait = max(b.wait(now) for b in buckets)
         if wait > 0:
             raise TableError(
@@ -146,21 +182,6 @@ class TableChat:
             )
         for b in buckets:
             b.take(now)
-        line = StoredChat(
-            table.version + 1,
-            table.match_number,
-            table.move_count,
-            ms(now),
-            seat,
-            name,
-            seat is None,
-            text,
-            phrase,
-        )
-        event = chat_event(line)
-        self.recent.append(event)
-        table.commit([event], extra=ChangeExtra(chat=line))
-        return Ack(table.version)
 
     def forget_seat(self, seat: int) -> None:
         """A new player has the seat: they start with a fresh limit."""

@@ -1,12 +1,13 @@
 """What a table's helpers may read of their table and ask of it.
 
-The :class:`~.table.Table` is the authority; seating, chat, handoffs, the host's tools, the
-end-of-round pause, bot seats and the views each serve it and hold it as a
-:class:`TableCore`: its state to read, its checks, and the one way to change it (a
-:meth:`~TableCore.commit`, written before it is sent). A helper changes no field of another
-module: the table's own fields change through the table's methods, a seat's through
-:class:`~.model.SeatState`'s. So the helpers depend on this module and not on the table,
-and the table on them: one direction.
+The :class:`~.table.Table` is the authority; seating, chat, handoffs, the host's tools,
+the end-of-round pause, bot seats and the views each serve it and hold it as a
+:class:`TableCore`: its state to read, its checks, and the ways to change it: a pure
+step's outcome handed to :meth:`~TableCore.take`, or a :meth:`~TableCore.commit`, each
+written before it is sent. A helper changes no field of another module: a step returns
+the next frozen :class:`~.state.TableState` (seats are frozen :class:`~.model.SeatState`
+values), and the table keeps it. So the helpers depend on this module and not on the
+table, and the table on them: one direction.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from typing import Any, Protocol
 
 from ...engine import Match
 from ..clock import Scheduler
-from ..storage import ChangeExtra, NewMatch, StoredHandoff, StoredSeat
+from ..storage import ChangeExtra, NewMatch, StoredSeat
 from .model import Ack, Prompt, RoundEnd, SeatChanges, SeatState, Status, TableOptions, Update
 from .services import TableServices
 from .settings import TableSettings
+from .state import Step, TableState
 from .windows import ClaimWindows
 
 
@@ -28,18 +30,6 @@ class ChatSeats(Protocol):
     """The table's chat as the others see it."""
 
     recent: deque[dict[str, Any]]
-
-    def forget_seat(self, seat: int) -> None: ...
-
-
-class HandoffVoid(Protocol):
-    def void(self, *seats: int) -> tuple[StoredHandoff, ...]: ...
-
-
-class SeatHandover(Protocol):
-    def hand_over(
-        self, seat: int, name: str, let_back: str | None = None, profile: str | None = None
-    ) -> str: ...
 
 
 class PauseControl(Protocol):
@@ -125,12 +115,6 @@ class TableCore(Protocol):
     def chat(self) -> ChatSeats: ...
 
     @property
-    def handoffs(self) -> HandoffVoid: ...
-
-    @property
-    def seating(self) -> SeatHandover: ...
-
-    @property
     def round_pause(self) -> PauseControl: ...
 
     @property
@@ -174,14 +158,6 @@ class TableCore(Protocol):
 
     def decide(self, seat: int, move: str, prompt: Prompt, by_bot: bool) -> Ack: ...
 
-    def forget_seat(self, seat: int) -> None: ...
+    def state(self) -> TableState: ...
 
-    def change_settings(self, settings: TableSettings) -> None: ...
-
-    def set_paused(self, paused: bool) -> None: ...
-
-    def move_host(self, seat: int) -> None: ...
-
-    def remove_player(self, token_hash: str) -> None: ...
-
-    def let_back(self, token_hash: str) -> None: ...
+    def take(self, step: Step, *, send: bool = True) -> None: ...

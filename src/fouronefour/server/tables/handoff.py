@@ -4,19 +4,25 @@ The host (for any occupied seat) or the seat's player asks for a one-time secret
 posts it to ``/api/tables/{code}/claim`` gets the seat and a new token, and the old token
 stops working. Only the secret's hash is kept (like the tokens'), so the database cannot
 hand a seat to anyone; the secret itself goes to the asking connection only, in its ack.
+
+Offering and claiming are pure steps over a :class:`~.state.TableState`, whose
+``handoffs`` are the pending ones (tests/server/test_handoff_steps.py); a claim ends in
+:func:`.seating.hand_over`.
 """
 
 from __future__ import annotations
 
 import hmac
 import secrets
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, TableError
 from ..storage import ChangeExtra, StoredHandoff
 from . import invites
 from .model import Ack, check_name, hash_token, ms
-from .seating import check_seat, refuse_removed
+from .seating import check_seat, hand_over, new_token, refuse_removed, was_removed
+from .state import Handoff, Step, TableState
 
 if TYPE_CHECKING:
     from .core import TableCore as Table
@@ -25,92 +31,100 @@ if TYPE_CHECKING:
 HANDOFF_SECONDS = 600.0
 
 
+def pending(stored: list[StoredHandoff]) -> dict[int, Handoff]:
+    """The handoffs as written (after a restart a removed player needs a new one from the
+    host: who offered it is not written)."""
+    return {
+        h.seat: Handoff(h.secret_hash, h.expires_at / 1000)
+        for h in stored
+        if h.secret_hash is not None
+    }
+
+
+def offer(state: TableState, actor: int, seat: object, secret_hash: str) -> Step:
+    """A new secret (of ``secret_hash``) for ``seat``, replacing any earlier one; written
+    before the ack, seen by nobody else (no event)."""
+    number = check_seat(seat, state.players)
+    if state.seats[number].kind == "empty":
+        raise TableError(ErrorCode.BAD_SEAT, f"seat {number} is empty: it can be joined")
+    if actor != number and actor != state.host_seat:
+        raise TableError(ErrorCode.NOT_HOST, "only the host hands over another's seat")
+    handoff = Handoff(secret_hash, state.now + HANDOFF_SECONDS, actor == state.host_seat)
+    written = StoredHandoff(number, secret_hash, ms(handoff.expires_at))
+    after = replace(state, handoffs={**state.handoffs, number: handoff})
+    return Step(after, extra=ChangeExtra(handoffs=(written,)))
+
+
+def find(state: TableState, secret: object) -> int | None:
+    """The seat a live handoff of ``secret`` was made for."""
+    if not isinstance(secret, str) or not secret or len(secret) > 200:
+        return None
+    digest = hash_token(secret)
+    for seat, handoff in state.handoffs.items():
+        if hmac.compare_digest(handoff.secret_hash, digest) and state.now < handoff.expires_at:
+            return seat
+    return None
+
+
+def claim(
+    state: TableState, secret: object, name: object, token: object, token_hash: str,
+    profile: str | None,
+) -> Step:  # fmt: skip
+    """The seat ``secret`` was made for becomes the claimant's, with the new token of
+    ``token_hash``. ``token``: the claimant's token at this table, if they had one: a
+    player the host removed may claim only a handoff the host offered, which lets them
+    back; ``profile``: the claimant's, if signed in."""
+    seat = find(state, secret)
+    if seat is None:
+        if state.options.invite_hash is not None:  # (a private table stays hidden)
+            raise invites.not_found(state.code)
+        raise TableError(
+            ErrorCode.BAD_HANDOFF, "this handoff is unknown, used or expired: ask for a new one"
+        )
+    clean = check_name(name)
+    if state.seats[seat].kind == "bot" and state.status == "playing" and not state.between_rounds:
+        raise TableError(
+            ErrorCode.WRONG_STATUS,
+            "a bot's seat is taken between rounds: try again at the end of this round",
+        )
+    let_back = None
+    if token is not None and was_removed(state.removed, token):
+        if not state.handoffs[seat].by_host:
+            refuse_removed(state, token)
+        let_back = hash_token(str(token))
+    return hand_over(state, seat, clean, token_hash, let_back, profile)
+
+
 class Handoffs:
-    """The pending handoffs of one table: seat -> (secret hash, expiry in seconds), and the
-    seats whose handoff the host offered (which may seat a player the host removed)."""
+    """The handoffs of one table as the table exposes them: each request a step it takes."""
 
-    __slots__ = ("_by_host", "_pending", "_table")
+    __slots__ = ("_table",)
 
-    def __init__(self, table: Table, stored: list[StoredHandoff]) -> None:
+    def __init__(self, table: Table) -> None:
         self._table = table
-        self._pending: dict[int, tuple[str, float]] = {
-            h.seat: (h.secret_hash, h.expires_at / 1000)
-            for h in stored
-            if h.secret_hash is not None
-        }
-        # (Not stored: after a restart a removed player needs a new handoff from the host.)
-        self._by_host: set[int] = set()
 
     def offer(self, actor: int, seat: object) -> Ack:
-        """A new secret for ``seat`` (replacing any earlier one), written before the ack."""
+        """A new secret for ``seat``; the ack carries it to the asking connection only."""
         table = self._table
         table.check_writable()
-        number = check_seat(seat, table.players)
-        if table.seats[number].kind == "empty":
-            raise TableError(ErrorCode.BAD_SEAT, f"seat {number} is empty: it can be joined")
-        if actor != number and actor != table.host_seat:
-            raise TableError(ErrorCode.NOT_HOST, "only the host hands over another's seat")
         secret = secrets.token_urlsafe(24)
-        expires_at = table.scheduler.now() + HANDOFF_SECONDS
-        self._pending[number] = (hash_token(secret), expires_at)
-        if actor == table.host_seat:
-            self._by_host.add(number)
-        else:
-            self._by_host.discard(number)
-        table.write(
-            ChangeExtra(handoffs=(StoredHandoff(number, hash_token(secret), ms(expires_at)),))
-        )
+        step = offer(table.state(), actor, seat, hash_token(secret))
+        table.take(step)
+        assert step.extra is not None and step.extra.handoffs
+        written = step.extra.handoffs[0]
         return Ack(
             table.version,
-            handoff={"seat": number, "secret": secret, "expires_at": ms(expires_at)},
+            handoff={"seat": written.seat, "secret": secret, "expires_at": written.expires_at},
         )
 
     def claim(
         self, secret: object, name: object, token: object = None, profile: str | None = None
     ) -> tuple[int, str]:
-        """Take the seat ``secret`` was made for; returns the seat and its new token.
-        ``token``: the claimant's token at this table, if they had one: a player the host
-        removed may claim only a handoff the host offered, which lets them back;
-        ``profile``: the claimant's, if signed in."""
+        """Take the seat ``secret`` was made for; returns the seat and its new token."""
         table = self._table
         table.check_writable()
-        seat = self._find(secret)
-        if seat is None:
-            if table.options.invite_hash is not None:  # (a private table stays hidden)
-                raise invites.not_found(table.code)
-            raise TableError(
-                ErrorCode.BAD_HANDOFF, "this handoff is unknown, used or expired: ask for a new one"
-            )
-        clean = check_name(name)
-        if (
-            table.seats[seat].kind == "bot"
-            and table.status == "playing"
-            and table.round_pause.current is None
-        ):
-            raise TableError(
-                ErrorCode.WRONG_STATUS,
-                "a bot's seat is taken between rounds: try again at the end of this round",
-            )
-        let_back = None
-        if token is not None and table.was_removed(token):
-            if seat not in self._by_host:
-                refuse_removed(table, token)
-            let_back = hash_token(str(token))
-        return seat, table.seating.hand_over(seat, clean, let_back, profile)
-
-    def _find(self, secret: object) -> int | None:
-        if not isinstance(secret, str) or not secret or len(secret) > 200:
-            return None
-        digest = hash_token(secret)
-        now = self._table.scheduler.now()
-        for seat, (secret_hash, expires_at) in self._pending.items():
-            if hmac.compare_digest(secret_hash, digest) and now < expires_at:
-                return seat
-        return None
-
-    def void(self, *seats: int) -> tuple[StoredHandoff, ...]:
-        """Forget the handoffs of ``seats``; what to write for it."""
-        self._by_host.difference_update(seats)
-        return tuple(
-            StoredHandoff(seat, None) for seat in seats if self._pending.pop(seat, None) is not None
-        )
+        new, new_hash = new_token()
+        step = claim(table.state(), secret, name, token, new_hash, profile)
+        table.take(step)
+        (seat,) = step.renewed
+        return seat, new

@@ -1,63 +1,76 @@
 """What only the host does to a running table: change its settings, pause and resume it
-(docs/protocol.md sections 3 and 5). Seats the host changes are :mod:`.seating`'s."""
+(docs/protocol.md sections 3 and 5). Seats the host changes are :mod:`.seating`'s.
+
+Each is a pure step over a :class:`~.state.TableState` (tests/server/test_host_steps.py);
+the table stops and restarts its clocks when its ``paused`` changes (``Table.take``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ErrorCode, TableError
 from .model import Ack
 from .settings import SETTING_KEYS
+from .state import Step, TableState, check_host
 
 if TYPE_CHECKING:
     from .core import TableCore as Table
 
 
+def change_settings(state: TableState, actor: int | None, data: dict[str, Any]) -> Step:
+    """Change the settings ``data`` names (the message's other fields are its own)."""
+    check_host(state, actor)
+    given = {key: value for key, value in data.items() if key in SETTING_KEYS}
+    unknown = set(data) - SETTING_KEYS - {"type", "id"}
+    if unknown:
+        raise TableError(ErrorCode.BAD_OPTION, f"no setting {sorted(unknown)[0]!r}")
+    if not given:
+        raise TableError(ErrorCode.BAD_MESSAGE, f"name a setting: {', '.join(SETTING_KEYS)}")
+    settings = state.settings.changed(given)
+    event = {"type": "settings", "settings": settings.to_dict()}
+    return Step(replace(state, settings=settings), (event,), row=True)
+
+
+def pause(state: TableState, actor: int | None) -> Step:
+    """Stop the table: timers, windows, the end-of-round pause and bots wait."""
+    check_host(state, actor)
+    if state.status != "playing":
+        raise TableError(ErrorCode.WRONG_STATUS, "only a match being played can be paused")
+    if state.paused:
+        raise TableError(ErrorCode.WRONG_STATUS, "the table is paused already")
+    return Step(replace(state, paused=True), ({"type": "paused", "paused": True},), row=True)
+
+
+def resume(state: TableState, actor: int | None) -> Step:
+    """Go on where the table stopped, every timer from its full length."""
+    check_host(state, actor)
+    if not state.paused:
+        raise TableError(ErrorCode.WRONG_STATUS, "the table is not paused")
+    return Step(replace(state, paused=False), ({"type": "paused", "paused": False},), row=True)
+
+
 class HostTools:
+    """The host's tools as the table exposes them: each request a step it takes."""
+
     __slots__ = ("_table",)
 
     def __init__(self, table: Table) -> None:
         self._table = table
 
     def settings(self, actor: int | None, data: dict[str, Any]) -> Ack:
-        """Change the settings ``data`` names (the message's other fields are its own)."""
-        table = self._table
-        table.check_writable()
-        table.check_host(actor)
-        given = {key: value for key, value in data.items() if key in SETTING_KEYS}
-        unknown = set(data) - SETTING_KEYS - {"type", "id"}
-        if unknown:
-            raise TableError(ErrorCode.BAD_OPTION, f"no setting {sorted(unknown)[0]!r}")
-        if not given:
-            raise TableError(ErrorCode.BAD_MESSAGE, f"name a setting: {', '.join(SETTING_KEYS)}")
-        table.change_settings(table.settings.changed(given))
-        table.commit([{"type": "settings", "settings": table.settings.to_dict()}], row=True)
-        return Ack(table.version)
+        return self._take(lambda state: change_settings(state, actor, data))
 
     def pause(self, actor: int | None) -> Ack:
-        """Stop the table: timers, windows, the end-of-round pause and bots wait."""
-        table = self._table
-        table.check_writable()
-        table.check_host(actor)
-        if table.status != "playing":
-            raise TableError(ErrorCode.WRONG_STATUS, "only a match being played can be paused")
-        if table.paused:
-            raise TableError(ErrorCode.WRONG_STATUS, "the table is paused already")
-        table.set_paused(True)
-        table.windows.hold()
-        table.round_pause.hold()
-        table.commit([{"type": "paused", "paused": True}], row=True)
-        return Ack(table.version)
+        return self._take(lambda state: pause(state, actor))
 
     def resume(self, actor: int | None) -> Ack:
-        """Go on where the table stopped, every timer from its full length."""
+        return self._take(lambda state: resume(state, actor))
+
+    def _take(self, step: Callable[[TableState], Step]) -> Ack:
         table = self._table
         table.check_writable()
-        table.check_host(actor)
-        if not table.paused:
-            raise TableError(ErrorCode.WRONG_STATUS, "the table is not paused")
-        table.set_paused(False)
-        table.windows.release()
-        table.round_pause.release()
-        table.commit([{"type": "paused", "paused": False}], row=True)
+        table.take(step(table.state()))
         return Ack(table.version)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import struct
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import orjson
@@ -217,8 +217,11 @@ class TableOptions:
         )
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SeatState:
+    """One seat and who holds it. Frozen: each change is a new value, made by the small
+    functions below (the table's steps say what happened; the table keeps the result)."""
+
     seat: int
     name: str | None = None
     kind: str = "empty"  # "empty" | "human" | "bot"
@@ -242,54 +245,45 @@ class SeatState:
     def stored(self) -> StoredSeat:
         return StoredSeat(self.seat, self.name, self.kind, self.token_hash, self.profile)
 
-    # A seat's fields change only here: the table and its helpers say what happened.
+    @property
+    def bot_controlled(self) -> bool:
+        """The table's bot decides for the seat: a bot's, or an away player's."""
+        return self.kind == "bot" or self.away
 
-    def seat_player(
+    def with_player(
         self, name: str | None, kind: str, token_hash: str | None, profile: str | None = None
-    ) -> None:
-        """A new occupant (a player with their token's hash and profile, a bot, or nobody):
-        the old one's connections no longer count."""
-        self.name, self.kind, self.token_hash = name, kind, token_hash
-        self.profile = profile
+    ) -> SeatState:
+        """A new occupant: a player with their token's hash and profile, a bot, or nobody."""
+        return replace(self, name=name, kind=kind, token_hash=token_hash, profile=profile)
 
-    def seat_bot(self) -> None:
-        self.seat_player(f"Bot {self.seat + 1}", "bot", None)
+    def with_bot(self) -> SeatState:
+        return self.with_player(f"Bot {self.seat + 1}", "bot", None)
 
-    def empty(self) -> None:
-        self.seat_player(None, "empty", None)
-        self.connections, self.away = 0, False
+    def emptied(self) -> SeatState:
+        return SeatState(self.seat)
 
-    def hand_to(self, name: str, token_hash: str, profile: str | None = None) -> None:
+    def handed_to(self, name: str, token_hash: str, profile: str | None = None) -> SeatState:
         """A handoff: a new player (no connection yet) keeps the seat's cards and turn."""
-        self.seat_player(name, "human", token_hash, profile)
-        self.connections = 0
+        return replace(self.with_player(name, "human", token_hash, profile), connections=0)
 
-    def connect(self) -> bool:
+    def connected(self) -> tuple[SeatState, bool]:
         """A connection arrived; True if that changes what others see (online, or back)."""
-        self.connections += 1
-        changed = self.connections == 1 or self.away
-        self.away = False
-        return changed
+        changed = self.connections == 0 or self.away
+        return replace(self, connections=self.connections + 1, away=False), changed
 
-    def disconnect(self) -> bool:
+    def disconnected(self) -> tuple[SeatState, bool]:
         """A connection left; True if the seat is now offline."""
-        self.connections = max(0, self.connections - 1)
-        return self.connections == 0
+        connections = max(0, self.connections - 1)
+        return replace(self, connections=connections), connections == 0
 
-    def set_away(self, away: bool) -> None:
-        self.away = away
+    def with_away(self, away: bool) -> SeatState:
+        return self if self.away == away else replace(self, away=away)
 
-    def swap_with(self, other: SeatState) -> None:
-        """Swap everything about two seats' occupants (not the seat numbers)."""
-        self.name, other.name = other.name, self.name
-        self.kind, other.kind = other.kind, self.kind
-        self.token_hash, other.token_hash = other.token_hash, self.token_hash
-        self.connections, other.connections = other.connections, self.connections
-        self.away, other.away = other.away, self.away
-        self.profile, other.profile = other.profile, self.profile
-        for state in (self, other):
-            if state.kind == "bot":
-                state.name = f"Bot {state.seat + 1}"
+    def moved_to(self, seat: int) -> SeatState:
+        """This seat's occupant (token, connections and all) in ``seat``; a bot takes that
+        seat's bot name."""
+        moved = replace(self, seat=seat)
+        return moved.with_bot() if moved.kind == "bot" else moved
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,14 +2,13 @@
 does to the match, what everyone is told and what is written.
 
 No clock, socket or database: :class:`~.table.Table` calls these with its state (a frozen
-:class:`TableState`, the time included) and stores, versions, sends and arms timers with
+:class:`~.state.TableState`, the time included) and stores, versions, sends and arms timers with
 what they return (tests/server/test_play.py drives them alone). :func:`advance` is the step
 from one state to the next once a move (or a closed claim window's moves) is known.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,9 +16,10 @@ from ...engine import IllegalMove, Match, canonical
 from ..errors import ErrorCode, TableError
 from ..storage import ChangeExtra
 from .events import move_event, progress_events, round_ended
-from .model import Prompt, RoundEnd, SeatState, Status, TableOptions
+from .model import Prompt, RoundEnd, Status
 from .records import match_record
 from .roundend import pause_after
+from .state import TableState
 from .windows import Claimable, Window, next_window, window_event
 
 #: The longest move text (the longest legal move is far shorter).
@@ -124,29 +124,6 @@ def written_with(
 
 
 @dataclass(frozen=True, slots=True)
-class TableState:
-    """A table as a step sees it: what the step's outcome depends on, the time included."""
-
-    code: str
-    options: TableOptions
-    match_number: int
-    #: Decisions taken in the current match (the next move's index in storage).
-    move_count: int
-    status: Status
-    paused: bool
-    #: The longest end-of-round pause (a setting; 0: none).
-    round_pause_seconds: float
-    #: Where the current trick begins in the current round's log.
-    trick_start: int
-    #: Every seat is played by a bot (a bot's or an away player's): no pause between rounds.
-    bots_only: bool
-    #: The server analyses the rounds that end (background/analyst.py).
-    analysing: bool
-    seats: Sequence[SeatState]
-    now: float
-
-
-@dataclass(frozen=True, slots=True)
 class Written:
     """What a step writes besides its events (storage's ``Change``)."""
 
@@ -196,8 +173,8 @@ def advance(
     pause = None
     if ended and not over:
         now = None if state.paused else state.now
-        pause = pause_after(before, moves, after, state.round_pause_seconds, state.bots_only,
-                            state.trick_start, now)  # fmt: skip
+        seconds = state.settings.round_pause_seconds
+        pause = pause_after(before, moves, after, seconds, state.bots_only, state.trick_start, now)
         if pause is not None:  # the next round's start waits for the pause's end
             start = events.pop()
             assert start["type"] == "round_start", start

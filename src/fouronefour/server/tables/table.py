@@ -6,16 +6,18 @@ timers and tests all go through the same methods. A change is written to storage
 becomes the next version's :class:`Update`, then is published; a refused action raises
 :class:`TableError` and changes nothing.
 
-The table's other jobs have modules of their own, each holding the table it serves:
-claim windows (:mod:`.windows`), what each connection sees (:mod:`.views`), bot seats
-(:mod:`.botseats`), who sits where (:mod:`.seating`) and the end-of-round pause
-(:mod:`.roundend`).
+The table is a shell around pure steps: a move is :mod:`.play`'s, who sits where
+:mod:`.seating`'s, chat :mod:`.chat`'s, handoffs :mod:`.handoff`'s, the host's tools
+:mod:`.hosttools`'s and the turn timer :mod:`.turntimer`'s, each a function from the
+table's frozen state (:meth:`Table.state`) to the next (a :class:`~.state.Step`), which the
+table takes (:meth:`Table.take`): it keeps the state, writes it, fans it out and keeps the
+clocks. Claim windows (:mod:`.windows`), what each connection sees (:mod:`.views`), bot
+seats (:mod:`.botseats`) and the end-of-round pause (:mod:`.roundend`) serve it too.
 """
 
 from __future__ import annotations
 
 import hmac
-import secrets
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import replace
@@ -35,7 +37,7 @@ from ..storage import (
 from .botseats import BotSeats
 from .chat import TableChat
 from .events import round_ended, round_start_event
-from .handoff import Handoffs
+from .handoff import Handoffs, pending
 from .hosttools import HostTools
 from .model import (
     HOOK_SECONDS_RANGE,
@@ -52,12 +54,14 @@ from .model import (
     hash_token,
     ms,
 )
-from .play import TableState, advance, check_decision, chosen_answer, play
+from .play import advance, check_decision, chosen_answer, play
 from .presence import Presence
 from .roundend import RoundPause, replay
-from .seating import Seating, check_seat
+from .seating import Seating, check_seat, new_token, was_removed
 from .services import TableServices
 from .settings import TableSettings
+from .state import Handoff, Step, TableState
+from .turntimer import early, turn_deadline, turn_over
 from .views import SeatViews
 from .windows import Claimable, ClaimWindows, Window
 
@@ -69,8 +73,6 @@ REMOVED_KEY = "removed"
 STORAGE_RETRY_SECONDS = 0.5
 #: Client ids of accepted moves remembered per seat, to answer a resent move with its ack.
 REMEMBERED_IDS = 64
-#: How early a timer may fire (the event loop keeps milliseconds) and still count as due.
-TIMER_SLACK_SECONDS = 0.001
 __all__ = [
     "HOOK_SECONDS_RANGE",
     "NAME_LENGTH",
@@ -116,7 +118,9 @@ class Table:
         self.paused = False
         #: The token hashes of the players the host removed (kick): not seated here again
         #: unless the host hands them a seat (seating.py). Kept in the row's settings.
-        self.removed: set[str] = set()
+        self.removed: frozenset[str] = frozenset()
+        #: The pending seat handoffs (handoff.py).
+        self.pending_handoffs: dict[int, Handoff] = {}
         #: Decisions taken in the current match (the next move's index in storage).
         self.move_count = 0
         #: The version at which each seat's pending decision was offered.
@@ -143,7 +147,7 @@ class Table:
         self.host = HostTools(self)
         self.chat = TableChat(self, [])
         self.presence = Presence(code, services.fanout, services.scheduler)
-        self.handoffs = Handoffs(self, [])
+        self.handoffs = Handoffs(self)
         #: Another process owns the table now (:meth:`retire`).
         self.retired = False
         #: The server is stopping (:meth:`stop`).
@@ -170,9 +174,10 @@ class Table:
         name = check_name(host_name)
         seat_number = check_seat(host_seat, options.rules.players)
         table = cls(code, options, seat_number, services, settings or TableSettings())
-        token = secrets.token_urlsafe(24)
-        seat = table.seats[seat_number]
-        seat.seat_player(name, "human", hash_token(token), profile)
+        token, token_hash = new_token()
+        table.seats[seat_number] = table.seats[seat_number].with_player(
+            name, "human", token_hash, profile
+        )
         table.version = 1
         return table, token
 
@@ -196,16 +201,17 @@ class Table:
         settings = TableSettings.from_dict(stored.settings)
         table = cls(stored.code, options, stored.host_seat, services, settings)
         for record in stored.seats:
-            seat = table.seats[record.seat]
-            seat.seat_player(record.name, record.kind, record.token_hash, record.profile)
+            table.seats[record.seat] = SeatState(
+                record.seat, record.name, record.kind, record.token_hash, profile=record.profile
+            )
         table.status = stored.status  # type: ignore[assignment]  # written by this class
         table.version = stored.version
         table.match_number = stored.match_number
         table.finished_matches = list(stored.finished_matches)
         table.paused = stored.paused and table.status == "playing"
-        table.removed = set(stored.settings.get(REMOVED_KEY, ()))
+        table.removed = frozenset(stored.settings.get(REMOVED_KEY, ()))
         table.chat = TableChat(table, stored.chat)
-        table.handoffs = Handoffs(table, stored.handoffs)
+        table.pending_handoffs = pending(stored.handoffs)
         table._claims = stored.claims
         if stored.match is not None:
             table.seed = stored.match.seed
@@ -304,19 +310,11 @@ class Table:
         return self.views.snapshot(seat)
 
     def bot_controlled(self, seat: int) -> bool:
-        state = self.seats[seat]
-        return state.kind == "bot" or state.away
-
-    def forget_seat(self, seat: int) -> None:
-        """A new player has the seat: what the table remembers of the old one goes."""
-        self._accepted.pop(seat, None)
+        return self.seats[seat].bot_controlled
 
     def was_removed(self, token: object) -> bool:
         """Whether ``token`` is a player's the host removed from this table."""
-        if not isinstance(token, str) or not token or len(token) > 200:
-            return False
-        digest = hash_token(token)
-        return any(hmac.compare_digest(digest, removed) for removed in self.removed)
+        return was_removed(self.removed, token)
 
     def row(self) -> TableRow:
         """The seldom-changing columns of the table's stored row, as they are now."""
@@ -330,28 +328,6 @@ class Table:
             self.paused,
             0 if pause is None else pause.round_number,
         )
-
-    # ------------------------------------------------------------ what helpers change
-
-    def change_settings(self, settings: TableSettings) -> None:
-        self.settings = settings
-
-    def set_paused(self, paused: bool) -> None:
-        """Pause (the turn's clock stops: it starts again in full) or go on."""
-        self.paused = paused
-        if paused:
-            self.deadline = None
-
-    def move_host(self, seat: int) -> None:
-        self.host_seat = seat
-
-    def remove_player(self, token_hash: str) -> None:
-        """The host removed the player of ``token_hash``: not seated here again unless the
-        host hands them a seat (:meth:`let_back`)."""
-        self.removed.add(token_hash)
-
-    def let_back(self, token_hash: str) -> None:
-        self.removed.discard(token_hash)
 
     # ------------------------------------------------------------ checks
 
@@ -432,8 +408,7 @@ class Table:
         self.round_pause.trick_start = self.match.round.log_size
         self.paused = False
         self.status = "playing"
-        for state in self.seats:
-            state.set_away(False)
+        self.seats = [seat.with_away(False) for seat in self.seats]
         events = [
             {"type": "status", "status": self.status, "match_number": self.match_number},
             {
@@ -485,9 +460,8 @@ class Table:
         if window is not None:
             chosen = chosen_answer(move, legal)
             closes = self.windows.answer(seat, chosen)
-            if not by_bot and self.seats[seat].away:
-                self.seats[seat].set_away(False)
-                events.append({"type": "seat", **self.seats[seat].public()})
+            if not by_bot:
+                self._back_by_deciding(seat, events)
             if closes:
                 self._close_window(events)
                 return Ack(self.version, chosen, claim=True)
@@ -506,12 +480,18 @@ class Table:
         before = self.match
         assert before is not None
         played = play(before, seat, prompt, move, self.match_number)
-        if not by_bot and self.seats[seat].away:
-            self.seats[seat].set_away(False)
-            events.append({"type": "seat", **self.seats[seat].public()})
+        if not by_bot:
+            self._back_by_deciding(seat, events)
         events.extend(played.events)
         self._advance(before, played.after, [played.chosen], events, played.claimable, played.ended)
         return Ack(self.version, played.chosen)
+
+    def _back_by_deciding(self, seat: int, events: list[dict[str, Any]]) -> None:
+        """An away player who decides is back (told with the decision's events)."""
+        state = self.seats[seat]
+        if state.away:
+            self.seats[seat] = state.with_away(False)
+            events.append({"type": "seat", **self.seats[seat].public()})
 
     def _close_window(self, events: list[dict[str, Any]]) -> None:
         before = self.match
@@ -535,10 +515,7 @@ class Table:
         """Take the step :func:`.play.advance` works out from this table's state: the match,
         the next window or the end-of-round pause, then write and publish it."""
         analyst = self.services.analyst
-        step = advance(
-            self._state(analyst is not None and analyst.enabled),
-            before, after, moves, events, claimable, ended, claims_kept,
-        )  # fmt: skip
+        step = advance(self.state(), before, after, moves, events, claimable, ended, claims_kept)
         self.match = step.match
         self.move_count = step.state.move_count
         if step.state.status != self.status:
@@ -574,8 +551,11 @@ class Table:
                 self._storage.staged_seq,
             )
 
-    def _state(self, analysing: bool) -> TableState:
-        """The table as a step sees it now (:class:`.play.TableState`)."""
+    # ------------------------------------------------------------ the pure steps
+
+    def state(self) -> TableState:
+        """The table as a step sees it now (:class:`.state.TableState`)."""
+        analyst = self.services.analyst
         return TableState(
             code=self.code,
             options=self.options,
@@ -583,13 +563,65 @@ class Table:
             move_count=self.move_count,
             status=self.status,
             paused=self.paused,
-            round_pause_seconds=self.settings.round_pause_seconds,
+            settings=self.settings,
             trick_start=self.round_pause.trick_start,
-            bots_only=all(self.bot_controlled(s) for s in range(self.players)),
-            analysing=analysing,
+            bots_only=all(seat.bot_controlled for seat in self.seats),
+            analysing=analyst is not None and analyst.enabled,
             seats=tuple(self.seats),
             now=self.scheduler.now(),
+            host_seat=self.host_seat,
+            version=self.version,
+            removed=self.removed,
+            between_rounds=self.round_pause.current is not None,
+            handoffs=self.pending_handoffs,
         )
+
+    def take(self, step: Step, *, send: bool = True) -> None:
+        """Take a step of seating, chat, handoffs or the host's tools: its state becomes
+        the table's, its events the next version, written and published (``send`` False:
+        the state alone, as a connection's coming and going while the database cannot be
+        written); a step without events writes what it has, versioned by nobody. The clocks
+        follow: a paused table's timers stop, a resumed one's start again in full."""
+        state = step.state
+        self.seats = list(state.seats)
+        self.host_seat = state.host_seat
+        self.settings = state.settings
+        self.removed = state.removed
+        self.pending_handoffs = dict(state.handoffs)
+        for seat in step.renewed:  # (a new occupant starts afresh)
+            self.chat.forget_seat(seat)
+            self._accepted.pop(seat, None)
+            self.round_pause.unready(seat)
+        if state.paused != self.paused:
+            self._pause_clocks(state.paused)
+        changes = step.seat_changes
+        if changes is not None and changes.swapped is not None:
+            self.views.resend(*changes.swapped)
+        if not send:
+            return
+        if step.events:
+            self.commit(
+                list(step.events),
+                new_prompts=step.new_prompts,
+                seats=step.seats,
+                row=step.row,
+                extra=step.extra,
+                seat_changes=changes,
+            )
+        elif step.extra is not None:
+            self.write(step.extra)
+
+    def _pause_clocks(self, paused: bool) -> None:
+        """Pause (the turn's clock, the window's, the end-of-round pause's stop: they start
+        again in full) or go on."""
+        self.paused = paused
+        if paused:
+            self.deadline = None
+            self.windows.hold()
+            self.round_pause.hold()
+        else:
+            self.windows.release()
+            self.round_pause.release()
 
     # ------------------------------------------------------------ commit and timers
 
@@ -614,16 +646,15 @@ class Table:
         are this one and the turn timer starts again. ``row``: the table's seldom-changing
         columns changed (:meth:`row`); ``extra``: other rare things to write."""
         if new_prompts:
-            self.deadline = None
+            self.deadline = None  # (a new turn's clock starts from full)
         if row:
             extra = replace(extra or ChangeExtra(), row=self.row())
         prompts = self.views.prompts()
         turn_seat = next(iter(prompts)) if self.windows.current is None and prompts else None
-        if turn_seat is not None and not self.paused and not self.bot_controlled(turn_seat):
-            if self.deadline is None:
-                self.deadline = self.scheduler.now() + self.options.turn_seconds
-        else:
-            self.deadline = None
+        turn = None if turn_seat is None else self.seats[turn_seat]
+        self.deadline = turn_deadline(
+            self.deadline, turn, self.paused, self.scheduler.now(), self.options.turn_seconds
+        )
         version = self.version + 1
         self._storage.commit(
             Change(
@@ -699,9 +730,7 @@ class Table:
         if deadline is None:
             return  # the turn was taken, or went to a bot or a claim window
         now = self.scheduler.now()
-        # A later turn's deadline than the one this timer was armed for (event loop timers
-        # keep milliseconds: one may fire a little early).
-        if deadline - now > TIMER_SLACK_SECONDS:
+        if early(deadline, now):  # a later turn's deadline than the one it was armed for
             self._turn_timer_armed = True
             self.scheduler.call_later(deadline - now, self._turn_due)
             return
@@ -711,7 +740,5 @@ class Table:
         if self.windows.current is not None or not prompts:  # (a deadline is only a turn's)
             self.deadline = None
             return
-        state = self.seats[next(iter(prompts))]
-        state.set_away(True)
         self.deadline = None
-        self.commit([{"type": "seat", **state.public()}])
+        self.take(turn_over(self.state(), next(iter(prompts))))

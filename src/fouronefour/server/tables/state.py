@@ -1,0 +1,100 @@
+"""A table as its pure steps see it, and what a step makes of it.
+
+A step is a function of a frozen :class:`TableState` (the time included) and a request or a
+timer: it refuses (``TableError``, nothing changed) or returns a :class:`Step`, the next
+state with what everyone is told and what is written. :class:`~.table.Table` is the shell
+that applies it (``Table.take``): it keeps the new state, writes, versions and publishes,
+and keeps the clocks. The moves' steps are :mod:`.play`'s; seating, chat, handoffs, the
+host's tools and the turn timer have theirs in their own modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..errors import ErrorCode, TableError
+from ..storage import ChangeExtra, StoredSeat
+from .model import SeatChanges, SeatState, Status, TableOptions
+from .settings import TableSettings
+
+
+@dataclass(frozen=True, slots=True)
+class Handoff:
+    """A seat's pending handoff: its secret's hash, when it expires (seconds), and whether
+    the host offered it (which may let a player the host removed back)."""
+
+    secret_hash: str
+    expires_at: float
+    by_host: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """A table as a step sees it: what the step's outcome depends on, the time included."""
+
+    code: str
+    options: TableOptions
+    match_number: int
+    #: Decisions taken in the current match (the next move's index in storage).
+    move_count: int
+    status: Status
+    paused: bool
+    #: What the host may change at any time (the longest end-of-round pause among them).
+    settings: TableSettings
+    #: Where the current trick begins in the current round's log.
+    trick_start: int
+    #: Every seat is played by a bot (a bot's or an away player's): no pause between rounds.
+    bots_only: bool
+    #: The server analyses the rounds that end (background/analyst.py).
+    analysing: bool
+    seats: Sequence[SeatState]
+    now: float
+    host_seat: int = 0
+    #: The table's version (the next change makes ``version + 1``).
+    version: int = 0
+    #: The token hashes of the players the host removed (kick): not seated here again
+    #: unless the host hands them a seat.
+    removed: frozenset[str] = frozenset()
+    #: An end-of-round pause is on (roundend.py).
+    between_rounds: bool = False
+    #: Pending seat handoffs by seat (handoff.py).
+    handoffs: Mapping[int, Handoff] = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        return self.options.rules.players
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A step's outcome: the next state, the public events it sends (none: it makes no
+    version), and what is written besides the state's seldom-changing columns."""
+
+    state: TableState
+    events: tuple[dict[str, Any], ...] = ()
+    #: Seats whose stored occupant changed.
+    seats: tuple[StoredSeat, ...] = ()
+    #: The table's seldom-changing columns changed (host, settings, removed, paused).
+    row: bool = False
+    extra: ChangeExtra | None = None
+    seat_changes: SeatChanges | None = None
+    #: Seats with a new occupant (or none): what the table remembered of the old one goes
+    #: (chat limits, answered move ids, a ready end-of-round).
+    renewed: tuple[int, ...] = ()
+    #: The decisions offered changed (a round started): their versions are the new one's.
+    new_prompts: bool = False
+
+
+def check_host(state: TableState, actor: int | None) -> None:
+    if actor is None or actor != state.host_seat:
+        raise TableError(ErrorCode.NOT_HOST, "only the host may do that")
+
+
+def with_seats(state: TableState, *changed: SeatState) -> TableState:
+    """``state`` with ``changed`` in their seats."""
+    seats = list(state.seats)
+    for seat in changed:
+        seats[seat.seat] = seat
+    return replace(state, seats=tuple(seats))
