@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import ErrorCode, TableError
-from ..storage import ChangeExtra, StoredSeat
+from ..storage import ChangeExtra, NewMatch, StoredSeat
 from .model import SeatChanges, SeatState, Status, TableOptions
 from .settings import TableSettings
 
@@ -85,6 +85,8 @@ class Step:
     renewed: tuple[int, ...] = ()
     #: The decisions offered changed (a round started): their versions are the new one's.
     new_prompts: bool = False
+    #: A match begins (matches.py).
+    new_match: NewMatch | None = None
 
 
 def check_host(state: TableState, actor: int | None) -> None:

@@ -36,9 +36,10 @@ from ..storage import (
 )
 from .botseats import BotSeats
 from .chat import TableChat
-from .events import round_ended, round_start_event
+from .events import round_ended
 from .handoff import Handoffs, pending
 from .hosttools import HostTools
+from .matches import check_play_again, check_start, deal
 from .model import (
     HOOK_SECONDS_RANGE,
     NAME_LENGTH,
@@ -378,52 +379,23 @@ class Table:
 
     def start(self, actor: int | None) -> Ack:
         self.check_writable()
-        self.check_host(actor)
-        if self.status != "lobby":
-            raise TableError(ErrorCode.WRONG_STATUS, f"the table is {self.status}, not lobby")
+        check_start(self.state(), actor)
         self._begin_match()
         return Ack(self.version)
 
     def play_again(self, actor: int | None) -> Ack:
         self.check_writable()
-        self.check_host(actor)
-        if self.status != "finished":
-            raise TableError(ErrorCode.WRONG_STATUS, "play again once the match is over")
+        check_play_again(self.state(), actor)
         self._begin_match()
         return Ack(self.version)
 
-    def _check_seats_filled(self) -> None:
-        empty = [s.seat for s in self.seats if s.kind == "empty"]
-        if empty:
-            raise TableError(ErrorCode.SEATS_EMPTY, f"seats {empty} are empty: fill them first")
-
     def _begin_match(self) -> None:
-        self._check_seats_filled()  # (a player removed between matches leaves a seat empty)
-        self.match_number += 1
         self.seed = self.services.seeds()
-        self.match = Match(self.options.rules, self.seed)
-        self.move_count = 0
-        self.windows.current = None
+        dealt = deal(self.state(), self.seed)
+        self.match = dealt.match
+        self.windows.open(None)
         self.round_pause.current = None
-        self.round_pause.trick_start = self.match.round.log_size
-        self.paused = False
-        self.status = "playing"
-        self.seats = [seat.with_away(False) for seat in self.seats]
-        events = [
-            {"type": "status", "status": self.status, "match_number": self.match_number},
-            {
-                "type": "match_start",
-                "match_number": self.match_number,
-                "levels": list(self.match.levels),
-            },
-            round_start_event(self.match),
-        ]
-        self.commit(
-            events,
-            new_prompts=True,
-            new_match=NewMatch(self.match_number, self.seed, self.options.rules.to_dict()),
-            row=True,
-        )
+        self.take(dealt.step)
 
     # ------------------------------------------------------------ playing
 
@@ -577,12 +549,17 @@ class Table:
         )
 
     def take(self, step: Step, *, send: bool = True) -> None:
-        """Take a step of seating, chat, handoffs or the host's tools: its state becomes
-        the table's, its events the next version, written and published (``send`` False:
-        the state alone, as a connection's coming and going while the database cannot be
-        written); a step without events writes what it has, versioned by nobody. The clocks
-        follow: a paused table's timers stop, a resumed one's start again in full."""
+        """Take a step (a match dealt, seating, chat, handoffs, the host's tools, the turn
+        timer): its state becomes the table's, its events the next version, written and
+        published (``send`` False: the state alone, as a connection's coming and going
+        while the database cannot be written); a step without events writes what it has,
+        versioned by nobody. The clocks follow: a paused table's timers stop, a resumed
+        one's start again in full."""
         state = step.state
+        self.status = state.status
+        self.match_number = state.match_number
+        self.move_count = state.move_count
+        self.round_pause.trick_begins(state.trick_start)
         self.seats = list(state.seats)
         self.host_seat = state.host_seat
         self.settings = state.settings
@@ -604,6 +581,7 @@ class Table:
                 list(step.events),
                 new_prompts=step.new_prompts,
                 seats=step.seats,
+                new_match=step.new_match,
                 row=step.row,
                 extra=step.extra,
                 seat_changes=changes,

@@ -1,0 +1,69 @@
+"""A match begins: the host starts the first (``start``) or the next (``play_again``) once
+every seat is filled (docs/protocol.md section 3).
+
+Pure steps over a :class:`~.state.TableState` (tests/server/test_match_steps.py): the
+checks (:func:`check_start`, :func:`check_play_again`), then :func:`deal` with the seed the
+table draws for it; the table keeps the new match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ...engine import Match
+from ..errors import ErrorCode, TableError
+from ..storage import NewMatch
+from .events import round_start_event
+from .state import Step, TableState, check_host
+
+
+def check_start(state: TableState, actor: int | None) -> None:
+    check_host(state, actor)
+    if state.status != "lobby":
+        raise TableError(ErrorCode.WRONG_STATUS, f"the table is {state.status}, not lobby")
+    _check_seats_filled(state)
+
+
+def check_play_again(state: TableState, actor: int | None) -> None:
+    check_host(state, actor)
+    if state.status != "finished":
+        raise TableError(ErrorCode.WRONG_STATUS, "play again once the match is over")
+    _check_seats_filled(state)  # (a player removed between matches leaves a seat empty)
+
+
+def _check_seats_filled(state: TableState) -> None:
+    empty = [s.seat for s in state.seats if s.kind == "empty"]
+    if empty:
+        raise TableError(ErrorCode.SEATS_EMPTY, f"seats {empty} are empty: fill them first")
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A new match and the step that begins it."""
+
+    match: Match
+    step: Step
+
+
+def deal(state: TableState, seed: int) -> Dealt:
+    """The next match, dealt from ``seed``: every seat is back (not away), nothing paused,
+    the first round's decisions offered."""
+    number = state.match_number + 1
+    match = Match(state.options.rules, seed)
+    after = replace(
+        state,
+        match_number=number,
+        move_count=0,
+        status="playing",
+        paused=False,
+        trick_start=match.round.log_size,
+        between_rounds=False,
+        seats=tuple(seat.with_away(False) for seat in state.seats),
+    )
+    events = (
+        {"type": "status", "status": "playing", "match_number": number},
+        {"type": "match_start", "match_number": number, "levels": list(match.levels)},
+        round_start_event(match),
+    )
+    new_match = NewMatch(number, seed, state.options.rules.to_dict())
+    return Dealt(match, Step(after, events, row=True, new_prompts=True, new_match=new_match))
