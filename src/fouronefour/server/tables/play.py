@@ -19,7 +19,7 @@ from .events import move_event, progress_events, round_ended
 from .model import Prompt, RoundEnd, Status
 from .records import match_record
 from .roundend import pause_after
-from .state import TableState
+from .state import Step, TableState
 from .windows import Claimable, Window, next_window, window_event
 
 #: The longest move text (the longest legal move is far shorter).
@@ -150,6 +150,21 @@ class Advanced:
     written: Written
     #: The moves ended a round the server analyses (it is due from this change).
     analysed: bool
+
+    def step(self) -> Step:
+        """The step the table takes (the match, window and pause are the table's to keep)."""
+        written = self.written
+        return Step(
+            self.state,
+            tuple(self.events),
+            row=written.row,
+            extra=written.extra,
+            new_prompts=True,
+            moves=written.moves,
+            first_move_index=written.first_move_index,
+            match_over=written.match_over,
+            table_row=written.table_row,
+        )
 
 
 def advance(

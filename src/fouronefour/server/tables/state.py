@@ -70,13 +70,14 @@ class TableState:
 @dataclass(frozen=True, slots=True)
 class Step:
     """A step's outcome: the next state, the public events it sends (none: it makes no
-    version), and what is written besides the state's seldom-changing columns."""
+    version), and what is written (storage's ``Change``)."""
 
     state: TableState
     events: tuple[dict[str, Any], ...] = ()
     #: Seats whose stored occupant changed.
     seats: tuple[StoredSeat, ...] = ()
-    #: The table's seldom-changing columns changed (host, settings, removed, paused).
+    #: The table's seldom-changing columns changed (host, settings, removed, paused, the
+    #: end-of-round pause).
     row: bool = False
     extra: ChangeExtra | None = None
     seat_changes: SeatChanges | None = None
@@ -87,6 +88,12 @@ class Step:
     new_prompts: bool = False
     #: A match begins (matches.py).
     new_match: NewMatch | None = None
+    #: Decisions taken, their index in the match (play.py), and the match's end.
+    moves: tuple[str, ...] = ()
+    first_move_index: int = 0
+    match_over: bool = False
+    #: The table's row changes (its status, version; False: a change nobody is told).
+    table_row: bool = True
 
 
 def check_host(state: TableState, actor: int | None) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hmac
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -121,7 +121,7 @@ class Table:
         #: unless the host hands them a seat (seating.py). Kept in the row's settings.
         self.removed: frozenset[str] = frozenset()
         #: The pending seat handoffs (handoff.py).
-        self.pending_handoffs: dict[int, Handoff] = {}
+        self.pending_handoffs: Mapping[int, Handoff] = {}
         #: Decisions taken in the current match (the next move's index in storage).
         self.move_count = 0
         #: The version at which each seat's pending decision was offered.
@@ -484,30 +484,17 @@ class Table:
         ended: bool,
         claims_kept: bool = False,
     ) -> None:
-        """Take the step :func:`.play.advance` works out from this table's state: the match,
-        the next window or the end-of-round pause, then write and publish it."""
+        """Take the step :func:`.play.advance` works out from this table's state: keep the
+        match, the next window or the end-of-round pause, and take the rest (:meth:`take`)."""
         analyst = self.services.analyst
         step = advance(self.state(), before, after, moves, events, claimable, ended, claims_kept)
         self.match = step.match
-        self.move_count = step.state.move_count
-        if step.state.status != self.status:
-            self.status = step.state.status
+        if step.state.status == "finished":
             self.finished_matches.append(self.match_number)
-        self.round_pause.trick_begins(step.state.trick_start)
         if step.pause is not None:
             self.round_pause.hold_round(step.pause)
         self.windows.open(step.window)
-        written = step.written
-        self.commit(
-            step.events,
-            new_prompts=True,
-            moves=written.moves,
-            first_move_index=written.first_move_index,
-            match_over=written.match_over,
-            table_row=written.table_row,
-            row=written.row,
-            extra=written.extra,
-        )
+        self.take(step.step())
         if step.analysed:
             assert analyst is not None
             analyst.round_ended(
@@ -564,7 +551,7 @@ class Table:
         self.host_seat = state.host_seat
         self.settings = state.settings
         self.removed = state.removed
-        self.pending_handoffs = dict(state.handoffs)
+        self.pending_handoffs = state.handoffs
         for seat in step.renewed:  # (a new occupant starts afresh)
             self.chat.forget_seat(seat)
             self._accepted.pop(seat, None)
@@ -580,8 +567,12 @@ class Table:
             self.commit(
                 list(step.events),
                 new_prompts=step.new_prompts,
+                moves=step.moves,
+                first_move_index=step.first_move_index,
                 seats=step.seats,
                 new_match=step.new_match,
+                match_over=step.match_over,
+                table_row=step.table_row,
                 row=step.row,
                 extra=step.extra,
                 seat_changes=changes,
