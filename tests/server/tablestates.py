@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
 
-from fouronefour.engine import Rules
+from fouronefour.engine import Match, Rules
 from fouronefour.server.errors import ErrorCode, TableError
-from fouronefour.server.tables.model import SeatState, TableOptions
+from fouronefour.server.tables.model import RoundEnd, SeatState, TableOptions
+from fouronefour.server.tables.play import play
+from fouronefour.server.tables.roundend import pause_after
 from fouronefour.server.tables.settings import TableSettings
 from fouronefour.server.tables.state import TableState
 
@@ -41,6 +44,23 @@ def a_table(**changes: object) -> TableState:
         version=3,
     )
     return replace(state, **changes)  # type: ignore[arg-type]
+
+
+def a_round_end(seed: int = 5) -> tuple[Match, RoundEnd]:
+    """A match whose first round was played at random to its end, and the pause after it
+    (of 15 s from :data:`NOW`)."""
+    rng = random.Random(seed)
+    match = Match(Rules(), seed)
+    while True:
+        r = match.round
+        assert r.to_act is not None and r.decision is not None
+        prompt = (str(r.decision), r.legal_moves())
+        played = play(match, r.to_act, prompt, rng.choice(prompt[1]), 1)
+        if played.ended:
+            pause = pause_after(match, [played.chosen], played.after, 15.0, False, 0, NOW)
+            assert pause is not None
+            return played.after, pause
+        match = played.after
 
 
 def refused(step: object, *args: object) -> ErrorCode:

@@ -11,7 +11,7 @@ from fouronefour.server.tables.handoff import HANDOFF_SECONDS, claim, find, offe
 from fouronefour.server.tables.model import SeatChanges, SeatState, TableOptions, hash_token
 from fouronefour.server.tables.state import Handoff
 
-from .tablestates import NOW, a_table, refused
+from .tablestates import NOW, a_round_end, a_table, refused
 
 SECRET = "s3cret"
 
@@ -66,5 +66,5 @@ def test_a_bots_seat_is_claimed_between_rounds_only() -> None:
     with_bot = a_table(status="playing", seats=(*seats[:3], SeatState(3, "Bot 4", "bot")))
     state = offer(with_bot, 0, 3, hash_token(SECRET)).state
     assert refused(claim, state, SECRET, "Cy", None, "h", None) == ErrorCode.WRONG_STATUS
-    between = replace(state, between_rounds=True)
+    between = replace(state, round_end=a_round_end()[1])
     assert claim(between, SECRET, "Cy", None, "h", None).state.seats[3].kind == "human"

@@ -31,16 +31,15 @@ def test_a_match_is_dealt_from_its_seed_with_everyone_back() -> None:
     away = (seats[0], seats[1].with_away(True), *seats[2:])
     state = a_table(status="finished", match_number=1, move_count=90, seats=away)
     dealt = deal(state, 41)
-    after = dealt.step.state
-    assert dealt.match.moves == [] and dealt.match.round.hand(0) == Match(
-        state.options.rules, 41
-    ).round.hand(0)
+    after = dealt.state
+    assert after.match is not None and after.match.moves == [] and after.round_end is None
+    assert after.match.round.hand(0) == Match(state.options.rules, 41).round.hand(0)
     assert (after.status, after.match_number, after.move_count) == ("playing", 2, 0)
-    assert after.trick_start == dealt.match.round.log_size and not after.paused
+    assert after.trick_start == after.match.round.log_size and not after.paused
     assert not any(seat.away for seat in after.seats)
-    kinds = [e["type"] for e in dealt.step.events]
+    kinds = [e["type"] for e in dealt.events]
     assert kinds == ["status", "match_start", "round_start"]
-    assert dealt.step.events[1] == {"type": "match_start", "match_number": 2,
-                                    "levels": list(dealt.match.levels)}  # fmt: skip
-    assert dealt.step.new_match == NewMatch(2, 41, state.options.rules.to_dict())
-    assert dealt.step.new_prompts and dealt.step.row
+    levels = list(after.match.levels)
+    assert dealt.events[1] == {"type": "match_start", "match_number": 2, "levels": levels}
+    assert dealt.new_match == NewMatch(2, 41, state.options.rules.to_dict())
+    assert dealt.new_prompts and dealt.row

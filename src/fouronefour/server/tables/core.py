@@ -2,12 +2,13 @@
 
 The :class:`~.table.Table` is the authority; seating, chat, handoffs, the host's tools,
 the end-of-round pause, bot seats and the views each serve it and hold it as a
-:class:`TableCore`: its state to read, its checks, and the ways to change it: a pure
-step's outcome handed to :meth:`~TableCore.take`, or a :meth:`~TableCore.commit`, each
-written before it is sent. A helper changes no field of another module: a step returns
-the next frozen :class:`~.state.TableState` (seats are frozen :class:`~.model.SeatState`
-values), and the table keeps it. So the helpers depend on this module and not on the
-table, and the table on them: one direction.
+:class:`TableCore`: its state to read, its checks, and one way to change it: a pure
+step's outcome handed to :meth:`~TableCore.take`, written before it is sent (a bot's
+decision goes the way a player's does, :meth:`~TableCore.decide`). A helper changes no
+field of the table or of another helper: a step returns the next frozen
+:class:`~.state.TableState` (its seats frozen :class:`~.model.SeatState` values, its
+end-of-round pause a frozen :class:`~.model.RoundEnd`), and the table keeps it. So the
+helpers depend on this module and not on the table, and the table on them: one direction.
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from typing import Any, Protocol
 
 from ...engine import Match
 from ..clock import Scheduler
-from ..storage import ChangeExtra, NewMatch, StoredSeat
-from .model import Ack, Prompt, RoundEnd, SeatChanges, SeatState, Status, TableOptions, Update
+from .model import Ack, Prompt, RoundEnd, SeatState, Status, TableOptions
 from .services import TableServices
 from .settings import TableSettings
 from .state import Step, TableState
@@ -35,7 +35,8 @@ class ChatSeats(Protocol):
 class PauseControl(Protocol):
     """The end-of-round pause as the others see it."""
 
-    current: RoundEnd | None
+    @property
+    def current(self) -> RoundEnd | None: ...
 
     def public(self) -> dict[str, Any] | None: ...
 
@@ -122,22 +123,6 @@ class TableCore(Protocol):
     def check_writable(self) -> None: ...
 
     def postponed(self, retry: Callable[[], None]) -> bool: ...
-
-    def commit(
-        self,
-        events: list[dict[str, Any]],
-        *,
-        new_prompts: bool = False,
-        moves: tuple[str, ...] = (),
-        first_move_index: int = 0,
-        seats: tuple[StoredSeat, ...] = (),
-        new_match: NewMatch | None = None,
-        match_over: bool = False,
-        table_row: bool = True,
-        row: bool = False,
-        extra: ChangeExtra | None = None,
-        seat_changes: SeatChanges | None = None,
-    ) -> Update: ...
 
     def decide(self, seat: int, move: str, prompt: Prompt, by_bot: bool) -> Ack: ...
 

@@ -82,7 +82,7 @@ def claim(
             ErrorCode.BAD_HANDOFF, "this handoff is unknown, used or expired: ask for a new one"
         )
     clean = check_name(name)
-    if state.seats[seat].kind == "bot" and state.status == "playing" and not state.between_rounds:
+    if state.seats[seat].kind == "bot" and state.status == "playing" and state.round_end is None:
         raise TableError(
             ErrorCode.WRONG_STATUS,
             "a bot's seat is taken between rounds: try again at the end of this round",

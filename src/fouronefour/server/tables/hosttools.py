@@ -41,7 +41,9 @@ def pause(state: TableState, actor: int | None) -> Step:
         raise TableError(ErrorCode.WRONG_STATUS, "only a match being played can be paused")
     if state.paused:
         raise TableError(ErrorCode.WRONG_STATUS, "the table is paused already")
-    return Step(replace(state, paused=True), ({"type": "paused", "paused": True},), row=True)
+    pause_end = None if state.round_end is None else state.round_end.held()
+    after = replace(state, paused=True, round_end=pause_end)
+    return Step(after, ({"type": "paused", "paused": True},), row=True)
 
 
 def resume(state: TableState, actor: int | None) -> Step:
@@ -49,7 +51,11 @@ def resume(state: TableState, actor: int | None) -> Step:
     check_host(state, actor)
     if not state.paused:
         raise TableError(ErrorCode.WRONG_STATUS, "the table is not paused")
-    return Step(replace(state, paused=False), ({"type": "paused", "paused": False},), row=True)
+    pause_end = state.round_end
+    if pause_end is not None:  # (it runs again from its full length)
+        pause_end = pause_end.running(state.now, state.settings.round_pause_seconds)
+    after = replace(state, paused=False, round_end=pause_end)
+    return Step(after, ({"type": "paused", "paused": False},), row=True)
 
 
 class HostTools:

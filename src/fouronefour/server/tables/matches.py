@@ -3,12 +3,12 @@ every seat is filled (docs/protocol.md section 3).
 
 Pure steps over a :class:`~.state.TableState` (tests/server/test_match_steps.py): the
 checks (:func:`check_start`, :func:`check_play_again`), then :func:`deal` with the seed the
-table draws for it; the table keeps the new match.
+table draws for it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ...engine import Match
 from ..errors import ErrorCode, TableError
@@ -37,15 +37,7 @@ def _check_seats_filled(state: TableState) -> None:
         raise TableError(ErrorCode.SEATS_EMPTY, f"seats {empty} are empty: fill them first")
 
 
-@dataclass(frozen=True, slots=True)
-class Dealt:
-    """A new match and the step that begins it."""
-
-    match: Match
-    step: Step
-
-
-def deal(state: TableState, seed: int) -> Dealt:
+def deal(state: TableState, seed: int) -> Step:
     """The next match, dealt from ``seed``: every seat is back (not away), nothing paused,
     the first round's decisions offered."""
     number = state.match_number + 1
@@ -57,7 +49,8 @@ def deal(state: TableState, seed: int) -> Dealt:
         status="playing",
         paused=False,
         trick_start=match.round.log_size,
-        between_rounds=False,
+        match=match,
+        round_end=None,
         seats=tuple(seat.with_away(False) for seat in state.seats),
     )
     events = (
@@ -66,4 +59,4 @@ def deal(state: TableState, seed: int) -> Dealt:
         round_start_event(match),
     )
     new_match = NewMatch(number, seed, state.options.rules.to_dict())
-    return Dealt(match, Step(after, events, row=True, new_prompts=True, new_match=new_match))
+    return Step(after, events, row=True, new_prompts=True, new_match=new_match)

@@ -14,7 +14,6 @@ import orjson
 from ...engine import Round, Rules
 from ...engine.rules import MIN_PLAYERS, RULE_FIELDS
 from ..background.botrunner import available_bots
-from ..clock import TimerHandle
 from ..config import HOOK_SECONDS_RANGE as HOOK_SECONDS_RANGE
 from ..config import TURN_SECONDS_RANGE as TURN_SECONDS_RANGE
 from ..errors import ErrorCode, TableError
@@ -467,9 +466,9 @@ def ms(seconds: float) -> int:
 Prompt = tuple[str, list[str]]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class RoundEnd:
-    """A round that ended and the pause after it."""
+    """A round that ended and the pause after it (frozen: each change a new value)."""
 
     round_number: int
     #: The round as it ended (its last position; the engine's match is in the next round).
@@ -481,8 +480,7 @@ class RoundEnd:
     #: When the next round starts at the latest; None while the table is paused.
     until: float | None
     #: Seats whose players said ready (bots and away seats count as ready without it).
-    ready: set[int] = field(default_factory=set)
-    handle: TimerHandle | None = None
+    ready: frozenset[int] = frozenset()
 
     def public(self, counted_ready: list[int]) -> dict[str, Any]:
         r = self.ended
@@ -498,3 +496,18 @@ class RoundEnd:
             "hands": hands,
             "tributes": self.tributes,
         }
+
+    def with_ready(self, seat: int) -> RoundEnd:
+        return replace(self, ready=self.ready | {seat})
+
+    def unready(self, seat: int) -> RoundEnd:
+        """``seat`` has a new player, who has not read the results yet."""
+        return replace(self, ready=self.ready - {seat}) if seat in self.ready else self
+
+    def held(self) -> RoundEnd:
+        """The table is paused: the pause waits."""
+        return replace(self, until=None)
+
+    def running(self, now: float, seconds: float) -> RoundEnd:
+        """The table goes on: a pause that waited runs again from its full length."""
+        return self if self.until is not None else replace(self, until=now + seconds)

@@ -214,7 +214,14 @@ def advance(
             extra = replace(extra or ChangeExtra(), record=record)
     pausing = pause is not None
     return Advanced(
-        replace(state, move_count=move_count, status=status, trick_start=trick_start),
+        replace(
+            state,
+            move_count=move_count,
+            status=status,
+            trick_start=trick_start,
+            match=after,
+            round_end=pause,
+        ),
         after,
         events,
         window,

@@ -11,14 +11,16 @@ offered a decision and no timer runs until the pause ends, then the next round's
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ...engine import Match, Round, Rules
+from ..clock import TimerHandle
 from ..errors import ErrorCode, TableError
 from .events import round_start_event
-from .model import Ack, RoundEnd
+from .model import Ack, RoundEnd, SeatState
+from .state import Step, TableState
 
 if TYPE_CHECKING:
     from .core import TableCore as Table
@@ -96,18 +98,50 @@ def pause_after(
     )
 
 
-class RoundPause:
-    """The end-of-round pause of one table (``current`` while it lasts)."""
+def counted_ready(pause: RoundEnd, seats: Sequence[SeatState]) -> list[int]:
+    """The seats ready for the next round: their players said so, or a bot plays them."""
+    return [seat.seat for seat in seats if seat.seat in pause.ready or seat.bot_controlled]
 
-    __slots__ = ("_table", "current", "trick_start")
+
+def ready(state: TableState, seat: int) -> Step:
+    """``seat``'s player is ready for the next round; the last one ready ends the pause."""
+    pause = state.round_end
+    if pause is None or state.status != "playing":
+        raise TableError(ErrorCode.WRONG_STATUS, "there is no end-of-round pause to end")
+    if state.paused:
+        raise TableError(ErrorCode.PAUSED, "the host has paused the table")
+    if seat in counted_ready(pause, state.seats):
+        return Step(state)  # nothing changes
+    pause = pause.with_ready(seat)
+    after = replace(state, round_end=pause)
+    said = {"type": "ready", "seat": seat}
+    if len(counted_ready(pause, state.seats)) == state.players:
+        return end(after, said)
+    return Step(after, (said,))
+
+
+def end(state: TableState, *events: dict[str, Any]) -> Step:
+    """The pause ends (everyone ready, or its time ran out): the next round's
+    ``round_start``, and everybody's new hand and prompt."""
+    assert state.round_end is not None and state.match is not None
+    start = round_start_event(state.match)
+    return Step(replace(state, round_end=None), (*events, start), row=True, new_prompts=True)
+
+
+class RoundPause:
+    """The end-of-round pause of one table (``current`` while it lasts) and its timer; the
+    table hands it each pause its steps make (:meth:`keep`)."""
+
+    __slots__ = ("_armed", "_handle", "_table", "current", "trick_start")
 
     def __init__(self, table: Table) -> None:
         self._table = table
         self.current: RoundEnd | None = None
         #: Where the current trick begins in the current round's log (for the last trick).
         self.trick_start = 0
-
-    # -- entering (a pause begins: :func:`pause_after`, then :meth:`hold_round`)
+        self._handle: TimerHandle | None = None
+        #: The pause the timer was armed for: (round number, end).
+        self._armed: tuple[int, float] | None = None
 
     def restore(self, replayed: Replayed, round_number: int) -> None:
         """After a restart: hold the pause again (from full length once resumed), with only
@@ -131,92 +165,49 @@ class RoundPause:
             until=None,
         )
 
-    # -- during
-
-    def counted_ready(self) -> list[int]:
-        current = self.current
-        assert current is not None
-        table = self._table
-        return [s for s in range(table.players) if s in current.ready or table.bot_controlled(s)]
-
     def public(self) -> dict[str, Any] | None:
         current = self.current
-        return None if current is None else current.public(self.counted_ready())
-
-    def ready(self, seat: int) -> Ack:
-        """``seat``'s player is ready for the next round."""
-        table = self._table
-        table.check_writable()
-        current = self.current
-        if current is None or table.status != "playing":
-            raise TableError(ErrorCode.WRONG_STATUS, "there is no end-of-round pause to end")
-        if table.paused:
-            raise TableError(ErrorCode.PAUSED, "the host has paused the table")
-        if seat in self.counted_ready():
-            return Ack(table.version)  # nothing changes
-        current.ready.add(seat)
-        events: list[dict[str, Any]] = [{"type": "ready", "seat": seat}]
-        if len(self.counted_ready()) == table.players:
-            self.end(events)
-        else:
-            table.commit(events)
-        return Ack(table.version)
-
-    def hold_round(self, pause: RoundEnd) -> None:
-        """``pause`` begins (:func:`pause_after`'s)."""
-        self.current = pause
+        if current is None:
+            return None
+        return current.public(counted_ready(current, self._table.seats))
 
     def trick_begins(self, at: int) -> None:
         """The current trick begins at ``at`` in the round's log."""
         self.trick_start = at
 
-    def unready(self, seat: int) -> None:
-        """``seat`` has a new player, who has not read the results yet."""
-        if self.current is not None:
-            self.current.ready.discard(seat)
+    def keep(self, pause: RoundEnd | None) -> None:
+        """``pause`` is on now (None: none); a timer for another end than its stops."""
+        self.current = pause
+        if self._handle is not None and self._armed != _due_key(pause):
+            self._handle.cancel()
+            self._handle = None
+            self._armed = None
 
-    def hold(self) -> None:
-        """The host paused the table: the pause's timer stops."""
-        current = self.current
-        if current is not None:
-            if current.handle is not None:
-                current.handle.cancel()
-                current.handle = None
-            current.until = None
-
-    def release(self) -> None:
-        """The host resumed: the pause runs again from full length."""
-        current = self.current
-        if current is not None and current.until is None:
-            table = self._table
-            current.until = table.scheduler.now() + table.settings.round_pause_seconds
+    def ready(self, seat: int) -> Ack:
+        """``seat``'s player is ready for the next round."""
+        table = self._table
+        table.check_writable()
+        table.take(ready(table.state(), seat))
+        return Ack(table.version)
 
     def arm(self) -> None:
-        current = self.current
-        if current is None or current.handle is not None or current.until is None:
+        key = _due_key(self.current)
+        if key is None or self._handle is not None:
             return
         scheduler = self._table.scheduler
-        current.handle = scheduler.call_later(
-            current.until - scheduler.now(), lambda: self._due(current)
-        )
+        self._armed = key
+        self._handle = scheduler.call_later(key[1] - scheduler.now(), lambda: self._due(key))
 
-    def _due(self, pause: RoundEnd) -> None:
+    def _due(self, key: tuple[int, float]) -> None:
         table = self._table
-        if self.current is not pause or table.paused:
-            return
-        if table.postponed(lambda: self._due(pause)):
-            return
-        self.end([])
+        if _due_key(self.current) != key or table.paused:
+            return  # ended, or held and run again since
+        if not table.postponed(lambda: self._due(key)):
+            table.take(end(table.state()))
 
-    # -- leaving
 
-    def end(self, events: list[dict[str, Any]]) -> None:
-        """Start the next round: its ``round_start``, and everybody's new hand and prompt."""
-        table = self._table
-        current = self.current
-        assert current is not None and table.match is not None
-        if current.handle is not None:
-            current.handle.cancel()
-        self.current = None
-        events.append(round_start_event(table.match))
-        table.commit(events, new_prompts=True, row=True)
+def _due_key(pause: RoundEnd | None) -> tuple[int, float] | None:
+    """What a pause's timer is armed for: its round and end (None: it waits, or none)."""
+    if pause is None or pause.until is None:
+        return None
+    return pause.round_number, pause.until

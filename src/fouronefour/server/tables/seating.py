@@ -188,6 +188,8 @@ def hand_over(
     to; ``profile``: the claimant's, if signed in."""
     new = state.seats[seat].handed_to(name, token_hash, profile)
     after = with_seats(state, new)
+    if state.round_end is not None:  # the newcomer has not read the results yet
+        after = replace(after, round_end=state.round_end.unready(seat))
     if let_back is not None:
         after = replace(after, removed=after.removed - {let_back})
     after, voided = _void_handoffs(after, seat)

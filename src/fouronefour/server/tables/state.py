@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ...engine import Match
 from ..errors import ErrorCode, TableError
 from ..storage import ChangeExtra, NewMatch, StoredSeat
-from .model import SeatChanges, SeatState, Status, TableOptions
+from .model import RoundEnd, SeatChanges, SeatState, Status, TableOptions
 from .settings import TableSettings
 
 
@@ -57,8 +58,10 @@ class TableState:
     #: The token hashes of the players the host removed (kick): not seated here again
     #: unless the host hands them a seat.
     removed: frozenset[str] = frozenset()
-    #: An end-of-round pause is on (roundend.py).
-    between_rounds: bool = False
+    #: The match being played (or the last one), its next round dealt during a pause.
+    match: Match | None = None
+    #: The end-of-round pause on (roundend.py).
+    round_end: RoundEnd | None = None
     #: Pending seat handoffs by seat (handoff.py).
     handoffs: Mapping[int, Handoff] = field(default_factory=dict)
 

@@ -231,9 +231,11 @@ class Table:
         restart may be answered with the version the client last saw."""
         if self.status != "playing" or self.match is None:
             return
-        if self.round_pause.current is not None:
+        pause = self.round_pause.current
+        if pause is not None:
             if not self.paused:
-                self.round_pause.release()
+                now, seconds = self.scheduler.now(), self.settings.round_pause_seconds
+                self.round_pause.keep(pause.running(now, seconds))
             self._arm({})
             return
         self.windows.reopen(self.match.round, running=not self.paused)
@@ -391,11 +393,8 @@ class Table:
 
     def _begin_match(self) -> None:
         self.seed = self.services.seeds()
-        dealt = deal(self.state(), self.seed)
-        self.match = dealt.match
         self.windows.open(None)
-        self.round_pause.current = None
-        self.take(dealt.step)
+        self.take(deal(self.state(), self.seed))
 
     # ------------------------------------------------------------ playing
 
@@ -488,11 +487,8 @@ class Table:
         match, the next window or the end-of-round pause, and take the rest (:meth:`take`)."""
         analyst = self.services.analyst
         step = advance(self.state(), before, after, moves, events, claimable, ended, claims_kept)
-        self.match = step.match
         if step.state.status == "finished":
             self.finished_matches.append(self.match_number)
-        if step.pause is not None:
-            self.round_pause.hold_round(step.pause)
         self.windows.open(step.window)
         self.take(step.step())
         if step.analysed:
@@ -531,7 +527,8 @@ class Table:
             host_seat=self.host_seat,
             version=self.version,
             removed=self.removed,
-            between_rounds=self.round_pause.current is not None,
+            match=self.match,
+            round_end=self.round_pause.current,
             handoffs=self.pending_handoffs,
         )
 
@@ -543,6 +540,8 @@ class Table:
         versioned by nobody. The clocks follow: a paused table's timers stop, a resumed
         one's start again in full."""
         state = step.state
+        self.match = state.match
+        self.round_pause.keep(state.round_end)
         self.status = state.status
         self.match_number = state.match_number
         self.move_count = state.move_count
@@ -555,7 +554,6 @@ class Table:
         for seat in step.renewed:  # (a new occupant starts afresh)
             self.chat.forget_seat(seat)
             self._accepted.pop(seat, None)
-            self.round_pause.unready(seat)
         if state.paused != self.paused:
             self._pause_clocks(state.paused)
         changes = step.seat_changes
@@ -581,16 +579,14 @@ class Table:
             self.write(step.extra)
 
     def _pause_clocks(self, paused: bool) -> None:
-        """Pause (the turn's clock, the window's, the end-of-round pause's stop: they start
-        again in full) or go on."""
+        """Pause (the turn's clock and the window's stop: they start again in full; the
+        end-of-round pause's is the step's) or go on."""
         self.paused = paused
         if paused:
             self.deadline = None
             self.windows.hold()
-            self.round_pause.hold()
         else:
             self.windows.release()
-            self.round_pause.release()
 
     # ------------------------------------------------------------ commit and timers
 
