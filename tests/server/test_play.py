@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from fouronefour.engine import Match, Rules
+from fouronefour.engine import PASS, Match, Rules
 from fouronefour.server.errors import ErrorCode, TableError
 from fouronefour.server.storage import ChangeExtra
 from fouronefour.server.tables.model import SeatState, TableOptions
@@ -16,7 +16,10 @@ from fouronefour.server.tables.play import (
     TableState,
     advance,
     check_decision,
+    check_offered,
     chosen_answer,
+    close_window,
+    decide,
     play,
     written_with,
 )
@@ -213,3 +216,82 @@ def test_a_closed_window_goes_to_the_nearest_claimant_alone() -> None:
     assert closed.events[1] == {"type": "hook", "seat": offers[1], "move": claim}
     assert closed.claimable == ("unhook", claim, offers[1], True)
     assert closed.after.moves[-2:] == [PASS, claim]
+
+
+def a_window_open(hook_mode: str = "fair") -> tuple[TableState, int, int]:
+    """A table of four humans whose match ``decide`` played at random until a hook window
+    asked two seats or more; with those two nearest seats."""
+    rng = random.Random(3)
+    state = a_state(options=TableOptions(Rules(), hook_mode=hook_mode), analysing=False)  # type: ignore[arg-type]
+    state = replace(state, match=Match(state.options.rules, 31))
+    while True:
+        assert state.match is not None
+        r = state.match.round
+        assert r.to_act is not None and r.decision is not None
+        prompt = (str(r.decision), r.legal_moves())
+        state = decide(state, r.to_act, rng.choice(prompt[1]), prompt, by_bot=False).step.state
+        window = state.window
+        if window is not None and window.kind == "hook" and len(window.offers) >= 2:
+            return state, window.offers[0], window.offers[1]
+        if window is not None:  # (any other window: everyone declines)
+            for seat in window.offers:
+                legal = window.legal()
+                state = decide(state, seat, PASS, (window.kind, legal), by_bot=True).step.state
+            if state.window is not None:
+                state = close_window(state).state
+
+
+def test_a_players_answer_to_a_window_is_written_and_the_window_stays_open() -> None:
+    state, _, far = a_window_open()
+    window = state.window
+    assert window is not None
+    claim = window.legal()[0]
+    decided = decide(state, far, claim, (window.kind, window.legal()), by_bot=False)
+    assert decided.claim and decided.chosen == claim and decided.advanced is None
+    answered = decided.step.state.window
+    assert answered is not None and answered.answers == {far: claim} and answered.kept
+    extra = decided.step.extra
+    assert extra is not None and extra.claims[0].seat == far  # written before the ack
+    assert decided.step.events == ()  # who answered is hidden
+    by_bot = decide(state, far, PASS, (window.kind, window.legal()), by_bot=True)
+    assert by_bot.step.extra is None and not by_bot.step.state.window.kept  # type: ignore[union-attr]
+
+
+def test_a_window_that_closes_goes_to_the_nearest_claimant_and_its_late_answers_are_told() -> None:
+    state, near, far = a_window_open()
+    window = state.window
+    assert window is not None
+    claim = window.legal()[0]
+    state = decide(state, far, claim, (window.kind, window.legal()), by_bot=False).step.state
+    closed = close_window(state)
+    assert closed.events[0]["type"] == "window_close" and closed.events[0]["claimed_by"] == far
+    assert closed.state.closed_offers == frozenset(window.offers)
+    assert closed.written.extra is not None and closed.written.extra.claims_done is not None
+    assert refusal(check_offered, closed.state, near, False) == ErrorCode.NOT_YOUR_TURN
+    assert refusal(check_offered, state, far, False) == ErrorCode.ALREADY_ANSWERED
+    check_offered(state, near, True)
+
+
+def test_a_fast_window_closes_once_its_nearest_claimant_is_known() -> None:
+    state, near, _ = a_window_open("fast")
+    window = state.window
+    assert window is not None
+    decided = decide(state, near, window.legal()[0], (window.kind, window.legal()), by_bot=True)
+    assert decided.advanced is not None and decided.step.state.window != window
+    assert decided.step.events[0]["claimed_by"] == near and decided.step.moves
+
+
+def test_an_away_player_who_decides_is_back() -> None:
+    state = a_state()
+    seats = list(state.seats)
+    match = Match(state.options.rules, 8)
+    seat = match.round.to_act
+    assert seat is not None
+    seats[seat] = seats[seat].with_away(True)
+    away = replace(state, seats=tuple(seats), match=match)
+    prompt = (str(match.round.decision), match.round.legal_moves())
+    decided = decide(away, seat, prompt[1][0], prompt, by_bot=False)
+    assert not decided.step.state.seats[seat].away
+    assert decided.step.events[0] == {"type": "seat", **decided.step.state.seats[seat].public()}
+    by_bot = decide(away, seat, prompt[1][0], prompt, by_bot=True)
+    assert by_bot.step.state.seats[seat].away and by_bot.step.events[0]["type"] != "seat"

@@ -42,7 +42,8 @@ def pause(state: TableState, actor: int | None) -> Step:
     if state.paused:
         raise TableError(ErrorCode.WRONG_STATUS, "the table is paused already")
     pause_end = None if state.round_end is None else state.round_end.held()
-    after = replace(state, paused=True, round_end=pause_end)
+    window = None if state.window is None else state.window.held()
+    after = replace(state, paused=True, round_end=pause_end, window=window)
     return Step(after, ({"type": "paused", "paused": True},), row=True)
 
 
@@ -51,10 +52,12 @@ def resume(state: TableState, actor: int | None) -> Step:
     check_host(state, actor)
     if not state.paused:
         raise TableError(ErrorCode.WRONG_STATUS, "the table is not paused")
-    pause_end = state.round_end
-    if pause_end is not None:  # (it runs again from its full length)
+    pause_end, window = state.round_end, state.window  # (each runs again in full)
+    if pause_end is not None:
         pause_end = pause_end.running(state.now, state.settings.round_pause_seconds)
-    after = replace(state, paused=False, round_end=pause_end)
+    if window is not None:
+        window = window.running(state.now, state.options.hook_seconds)
+    after = replace(state, paused=False, round_end=pause_end, window=window)
     return Step(after, ({"type": "paused", "paused": False},), row=True)
 
 

@@ -9,18 +9,19 @@ from one state to the next once a move (or a closed claim window's moves) is kno
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ...engine import IllegalMove, Match, canonical
 from ..errors import ErrorCode, TableError
-from ..storage import ChangeExtra
+from ..storage import ChangeExtra, StoredClaim
 from .events import move_event, progress_events, round_ended
 from .model import Prompt, RoundEnd, Status
 from .records import match_record
 from .roundend import pause_after
-from .state import Step, TableState
-from .windows import Claimable, Window, next_window, window_event
+from .state import Step, TableState, with_seats
+from .windows import Claimable, Window, next_window, refuse_unoffered, resolve, window_event
 
 #: The longest move text (the longest legal move is far shorter).
 MOVE_CHARS = 200
@@ -221,6 +222,7 @@ def advance(
             trick_start=trick_start,
             match=after,
             round_end=pause,
+            window=window,
         ),
         after,
         events,
@@ -229,3 +231,73 @@ def advance(
         Written(tuple(moves), first, over, over or pausing, pausing, extra),
         analysed,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """What a seat's decision did: the step the table takes, the move as recorded (an
+    answer to a claim window: ``claim``), and the match's advance, if it made one."""
+
+    step: Step
+    chosen: str
+    claim: bool = False
+    advanced: Advanced | None = None
+
+
+def decide(state: TableState, seat: int, move: str, prompt: Prompt, by_bot: bool) -> Decided:
+    """``seat``'s ``move`` for its pending decision ``prompt`` (``by_bot``: the table's bot
+    decided it): an answer to the open claim window, which a decided fast window closes,
+    or a move the match advances by."""
+    _, legal = prompt
+    window = state.window
+    if window is not None:
+        chosen = chosen_answer(move, legal)
+        after, events = _back(state, seat, by_bot)
+        if state.options.hook_mode == "fast" and window.answered(seat, chosen).decided():
+            advanced = close_window(replace(after, window=window.answered(seat, chosen)), events)
+            return Decided(advanced.step(), chosen, True, advanced)
+        # A player's answer is acknowledged before the window closes: it is written now, so
+        # that a restart (or another process taking the table over) keeps it.
+        extra = None
+        if not by_bot:
+            claim = StoredClaim(state.match_number, state.move_count, seat, chosen)
+            extra = ChangeExtra(claims=(claim,))
+        answered = replace(after, window=window.answered(seat, chosen, kept=not by_bot))
+        return Decided(Step(answered, tuple(events), extra=extra), chosen, True)
+    before = state.match
+    assert before is not None
+    played = play(before, seat, prompt, move, state.match_number)
+    after, events = _back(state, seat, by_bot)
+    events.extend(played.events)
+    advanced = advance(after, before, played.after, [played.chosen], events, played.claimable,
+                       played.ended)  # fmt: skip
+    return Decided(advanced.step(), played.chosen, advanced=advanced)
+
+
+def close_window(state: TableState, events: Sequence[dict[str, Any]] = ()) -> Advanced:
+    """The open window closes (its time ran out, or a fast one is decided): its answers are
+    fed to the engine by nearness (:func:`.windows.resolve`) and the match advances."""
+    window, before = state.window, state.match
+    assert window is not None and before is not None
+    closed = resolve(window, before, state.match_number)
+    after = replace(state, window=None, closed_offers=frozenset(window.offers))
+    ended = round_ended(before, closed.after)
+    return advance(after, before, closed.after, closed.moves, [*events, *closed.events],
+                   closed.claimable, ended, claims_kept=window.kept)  # fmt: skip
+
+
+def check_offered(state: TableState, seat: int, offered: bool) -> None:
+    """Refuse a decision from a seat with none pending (``offered`` False)."""
+    if offered:
+        return
+    refuse_unoffered(state.window, state.closed_offers, seat)
+    raise TableError(ErrorCode.NOT_YOUR_TURN, f"seat {seat} has no decision to take")
+
+
+def _back(state: TableState, seat: int, by_bot: bool) -> tuple[TableState, list[dict[str, Any]]]:
+    """An away player who decides is back (told with the decision's events)."""
+    now = state.seats[seat]
+    if by_bot or not now.away:
+        return state, []
+    back = now.with_away(False)
+    return with_seats(state, back), [{"type": "seat", **back.public()}]

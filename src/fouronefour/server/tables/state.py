@@ -19,6 +19,7 @@ from ..errors import ErrorCode, TableError
 from ..storage import ChangeExtra, NewMatch, StoredSeat
 from .model import RoundEnd, SeatChanges, SeatState, Status, TableOptions
 from .settings import TableSettings
+from .windows import Window
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,9 @@ class TableState:
     match: Match | None = None
     #: The end-of-round pause on (roundend.py).
     round_end: RoundEnd | None = None
+    #: The claim window open (windows.py), and who the last one closed had asked.
+    window: Window | None = None
+    closed_offers: frozenset[int] = frozenset()
     #: Pending seat handoffs by seat (handoff.py).
     handoffs: Mapping[int, Handoff] = field(default_factory=dict)
 

@@ -36,7 +36,6 @@ from ..storage import (
 )
 from .botseats import BotSeats
 from .chat import TableChat
-from .events import round_ended
 from .handoff import Handoffs, pending
 from .hosttools import HostTools
 from .matches import check_play_again, check_start, deal
@@ -55,7 +54,7 @@ from .model import (
     hash_token,
     ms,
 )
-from .play import advance, check_decision, chosen_answer, play
+from .play import Advanced, check_decision, check_offered, close_window, decide
 from .presence import Presence
 from .roundend import RoundPause, replay
 from .seating import Seating, check_seat, new_token, was_removed
@@ -64,7 +63,7 @@ from .settings import TableSettings
 from .state import Handoff, Step, TableState
 from .turntimer import early, turn_deadline, turn_over
 from .views import SeatViews
-from .windows import Claimable, ClaimWindows, Window
+from .windows import ClaimWindows, Window, reopened
 
 #: Updates kept per table for reconnecting clients; older ``since`` values get a snapshot.
 HISTORY = 64
@@ -138,9 +137,9 @@ class Table:
         # (client id, v, move as sent) -> its ack, per seat: an exact resend is answered again
         self._accepted: dict[int, OrderedDict[tuple[str, object, object], Ack]] = {}
         # (Which window opens is play.advance's: next_window, from the options.)
-        self.windows = ClaimWindows(
-            options.hook_mode == "fast", options.hook_seconds, services.scheduler
-        )
+        self.windows = ClaimWindows(services.scheduler)
+        #: Who the last claim window closed had asked (their late answers are told so).
+        self.closed_offers: frozenset[int] = frozenset()
         self.views = SeatViews(self)
         self.bots = BotSeats(self)
         self.seating = Seating(self)
@@ -238,12 +237,13 @@ class Table:
                 self.round_pause.keep(pause.running(now, seconds))
             self._arm({})
             return
-        self.windows.reopen(self.match.round, running=not self.paused)
-        window = self.windows.current
+        closes_at = None if self.paused else self.scheduler.now() + self.options.hook_seconds
+        window = reopened(self.match.round, closes_at)
         if window is not None:  # the answers it had (acknowledged and written) still count
             for claim in self._claims:
                 if (claim.match_number, claim.idx) == (self.match_number, self.move_count):
-                    self.windows.restore_answer(claim.seat, claim.answer)
+                    window = window.answered(claim.seat, claim.answer, kept=True)
+        self.windows.keep(window)
         self._claims = []
         prompts = self.views.prompts()
         self.prompt_v = dict.fromkeys(prompts, self.version)
@@ -393,7 +393,6 @@ class Table:
 
     def _begin_match(self) -> None:
         self.seed = self.services.seeds()
-        self.windows.open(None)
         self.take(deal(self.state(), self.seed))
 
     # ------------------------------------------------------------ playing
@@ -412,9 +411,7 @@ class Table:
         move = check_decision(
             self.status, self.paused, move, v, self.version, offered_at, seat in prompts
         )
-        if seat not in prompts:
-            self.windows.refuse_unoffered(seat)
-            raise TableError(ErrorCode.NOT_YOUR_TURN, f"seat {seat} has no decision to take")
+        check_offered(self.state(), seat, seat in prompts)
         ack = self.decide(seat, move, prompts[seat], by_bot=False)
         if resend_key is not None:
             remembered = self._accepted.setdefault(seat, OrderedDict())
@@ -425,78 +422,27 @@ class Table:
 
     def decide(self, seat: int, move: str, prompt: Prompt, by_bot: bool) -> Ack:
         """Take ``seat``'s ``move`` for its pending decision ``prompt`` (checked here)."""
-        _, legal = prompt
-        events: list[dict[str, Any]] = []
-        window = self.windows.current
-        if window is not None:
-            chosen = chosen_answer(move, legal)
-            closes = self.windows.answer(seat, chosen)
-            if not by_bot:
-                self._back_by_deciding(seat, events)
-            if closes:
-                self._close_window(events)
-                return Ack(self.version, chosen, claim=True)
-            # A player's answer is acknowledged before the window closes: it is written now,
-            # so that a restart (or another process taking the table over) keeps it.
-            extra = None
-            if not by_bot:
-                self.windows.keep()
-                claim = StoredClaim(self.match_number, self.move_count, seat, chosen)
-                extra = ChangeExtra(claims=(claim,))
-            if events:
-                self.commit(events, extra=extra)
-            elif extra is not None:
-                self.write(extra)
-            return Ack(self.version, chosen, claim=True)
-        before = self.match
-        assert before is not None
-        played = play(before, seat, prompt, move, self.match_number)
-        if not by_bot:
-            self._back_by_deciding(seat, events)
-        events.extend(played.events)
-        self._advance(before, played.after, [played.chosen], events, played.claimable, played.ended)
-        return Ack(self.version, played.chosen)
+        decided = decide(self.state(), seat, move, prompt, by_bot)
+        if decided.advanced is None:
+            self.take(decided.step)
+        else:
+            self._advance(decided.advanced)
+        return Ack(self.version, decided.chosen, claim=decided.claim)
 
-    def _back_by_deciding(self, seat: int, events: list[dict[str, Any]]) -> None:
-        """An away player who decides is back (told with the decision's events)."""
-        state = self.seats[seat]
-        if state.away:
-            self.seats[seat] = state.with_away(False)
-            events.append({"type": "seat", **self.seats[seat].public()})
-
-    def _close_window(self, events: list[dict[str, Any]]) -> None:
-        before = self.match
-        assert before is not None
-        kept = self.windows.current is not None and self.windows.current.kept
-        after, moves, claimable = self.windows.close(before, self.match_number, events)
-        self._advance(
-            before, after, moves, events, claimable, round_ended(before, after), claims_kept=kept
-        )
-
-    def _advance(
-        self,
-        before: Match,
-        after: Match,
-        moves: list[str],
-        events: list[dict[str, Any]],
-        claimable: Claimable | None,
-        ended: bool,
-        claims_kept: bool = False,
-    ) -> None:
-        """Take the step :func:`.play.advance` works out from this table's state: keep the
-        match, the next window or the end-of-round pause, and take the rest (:meth:`take`)."""
-        analyst = self.services.analyst
-        step = advance(self.state(), before, after, moves, events, claimable, ended, claims_kept)
+    def _advance(self, step: Advanced) -> None:
+        """Take the step the match advanced by (:func:`.play.advance`), and have what the
+        server analyses follow it."""
         if step.state.status == "finished":
             self.finished_matches.append(self.match_number)
-        self.windows.open(step.window)
         self.take(step.step())
+        after = step.match
+        analyst = self.services.analyst
         if step.analysed:
             assert analyst is not None
             analyst.round_ended(
                 self.code, self.match_number, len(after.results), self._storage.staged_seq
             )
-        elif analyst is not None and analyst.enabled and not after.is_over and moves:
+        elif analyst is not None and analyst.enabled and not after.is_over and step.written.moves:
             # the round goes on: its decisions so far may be analysed while it is played
             analyst.round_progressed(
                 self.code,
@@ -529,6 +475,8 @@ class Table:
             removed=self.removed,
             match=self.match,
             round_end=self.round_pause.current,
+            window=self.windows.current,
+            closed_offers=self.closed_offers,
             handoffs=self.pending_handoffs,
         )
 
@@ -542,6 +490,8 @@ class Table:
         state = step.state
         self.match = state.match
         self.round_pause.keep(state.round_end)
+        self.windows.keep(state.window)
+        self.closed_offers = state.closed_offers
         self.status = state.status
         self.match_number = state.match_number
         self.move_count = state.move_count
@@ -555,7 +505,8 @@ class Table:
             self.chat.forget_seat(seat)
             self._accepted.pop(seat, None)
         if state.paused != self.paused:
-            self._pause_clocks(state.paused)
+            self.paused = state.paused
+            self.deadline = None  # (a turn's clock starts again in full)
         changes = step.seat_changes
         if changes is not None and changes.swapped is not None:
             self.views.resend(*changes.swapped)
@@ -577,16 +528,6 @@ class Table:
             )
         elif step.extra is not None:
             self.write(step.extra)
-
-    def _pause_clocks(self, paused: bool) -> None:
-        """Pause (the turn's clock and the window's stop: they start again in full; the
-        end-of-round pause's is the step's) or go on."""
-        self.paused = paused
-        if paused:
-            self.deadline = None
-            self.windows.hold()
-        else:
-            self.windows.release()
 
     # ------------------------------------------------------------ commit and timers
 
@@ -683,11 +624,12 @@ class Table:
             if self.bot_controlled(seat):
                 self.bots.schedule(seat)
 
-    def _window_due(self, window: Window) -> None:
-        if self.windows.current is not window or self.paused:
-            return
-        if not self.postponed(lambda: self._window_due(window)):
-            self._close_window([])
+    def _window_due(self, closes_at: float) -> None:
+        window = self.windows.current
+        if window is None or window.closes_at != closes_at or self.paused:
+            return  # closed, or held and run again since
+        if not self.postponed(lambda: self._window_due(closes_at)):
+            self._advance(close_window(self.state()))
 
     def _turn_due(self) -> None:
         self._turn_timer_armed = False

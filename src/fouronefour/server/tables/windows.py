@@ -8,8 +8,8 @@ declines up to the nearest claim. Who was asked is hidden; the window itself is 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...engine import PASS, Decision, Match, Round
@@ -22,9 +22,9 @@ from .model import ms
 Claimable = tuple[str, str, int, bool]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Window:
-    """A claim window held open by the table."""
+    """A claim window held open by the table (frozen: each answer a new value)."""
 
     kind: str  # "hook" | "unhook"
     rank: str
@@ -33,10 +33,21 @@ class Window:
     after_claim: bool  # follows a hook or unhook (a chain is running)
     offers: list[int]  # hidden: who may claim, nearest first
     closes_at: float | None  # None while the table is paused
-    answers: dict[int, str] = field(default_factory=dict)
-    handle: TimerHandle | None = None
+    answers: Mapping[int, str] = field(default_factory=dict)
     #: Some answer is written (storage.StoredClaim), to be deleted when the window closes.
     kept: bool = False
+
+    def answered(self, seat: int, chosen: str, kept: bool = False) -> Window:
+        """The window with ``seat``'s answer (``kept``: written, as a player's is)."""
+        return replace(self, answers={**self.answers, seat: chosen}, kept=self.kept or kept)
+
+    def held(self) -> Window:
+        """The table is paused: the window waits."""
+        return replace(self, closes_at=None)
+
+    def running(self, now: float, seconds: float) -> Window:
+        """The table goes on: a window that waited runs again from its full length."""
+        return self if self.closes_at is not None else replace(self, closes_at=now + seconds)
 
     def legal(self) -> list[str]:
         return [self.rank * 2 if self.kind == "hook" else self.rank, PASS]
@@ -136,105 +147,77 @@ def window_event(window: Window | None) -> dict[str, Any] | None:
     return None if window is None else {"type": "window_open", **window.public()}
 
 
+def reopened(r: Round, closes_at: float | None) -> Window | None:
+    """After a restart: the window the engine is offering on ``r``, if any, asked again
+    (to close at ``closes_at``; None: it waits for the table to go on)."""
+    if r.decision not in (Decision.HOOK, Decision.UNHOOK) or r.top is None:
+        return None
+    assert r.top_seat is not None
+    return Window(
+        kind=str(r.decision),
+        rank=r.top[0],
+        claimed=r.top,
+        claimed_seat=r.top_seat,
+        after_claim=r.log[-1]["type"] in ("hook", "unhook"),
+        offers=r.offer_queue,
+        closes_at=closes_at,
+    )
+
+
+def window_prompts(window: Window) -> dict[int, tuple[str, list[str]]]:
+    """The window's pending offers (those not answered yet)."""
+    legal = window.legal()
+    return {s: (window.kind, legal) for s in window.offers if s not in window.answers}
+
+
+def refuse_unoffered(window: Window | None, closed_offers: frozenset[int], seat: int) -> None:
+    """Raise the right refusal for an answer from a seat with no offer pending, if the
+    windows explain it (answered already, or the window closed meanwhile)."""
+    if window is not None and seat in window.answers:
+        raise TableError(ErrorCode.ALREADY_ANSWERED, "this window is answered already")
+    if seat in closed_offers:
+        raise TableError(ErrorCode.NOT_YOUR_TURN, "the claim window has closed")
+
+
 class ClaimWindows:
-    """The open window of one table (``current``), if any, and who the last one asked."""
+    """The open window of one table (``current``), if any, and its timer; the table hands
+    it each window its steps make (:meth:`keep`)."""
 
-    __slots__ = ("_fast", "_scheduler", "_seconds", "closed_offers", "current")
+    __slots__ = ("_armed", "_handle", "_scheduler", "current")
 
-    def __init__(self, fast: bool, seconds: float, scheduler: Scheduler) -> None:
-        self._fast = fast
-        self._seconds = seconds
+    def __init__(self, scheduler: Scheduler) -> None:
         self._scheduler = scheduler
         self.current: Window | None = None
-        self.closed_offers: frozenset[int] = frozenset()
+        self._handle: TimerHandle | None = None
+        #: When the window the timer was armed for closes.
+        self._armed: float | None = None
 
-    def open(self, window: Window | None) -> None:
-        """``window`` is open now (:func:`next_window`'s); any earlier one is gone."""
+    def keep(self, window: Window | None) -> None:
+        """``window`` is open now (None: none); a timer for another closing time stops.
+        (The timer goes by the closing time alone: a window that closes when the one it
+        was armed for would have closes then too.)"""
         self.current = window
-
-    def reopen(self, r: Round, running: bool) -> None:
-        """After a restart: the window the engine is offering, asked again from full length
-        (``running``: its timer may run; else it waits for :meth:`release`)."""
-        if r.decision not in (Decision.HOOK, Decision.UNHOOK) or r.top is None:
-            return
-        assert r.top_seat is not None
-        self.current = Window(
-            kind=str(r.decision),
-            rank=r.top[0],
-            claimed=r.top,
-            claimed_seat=r.top_seat,
-            after_claim=r.log[-1]["type"] in ("hook", "unhook"),
-            offers=r.offer_queue,
-            closes_at=self._scheduler.now() + self._seconds if running else None,
-        )
+        closes_at = None if window is None else window.closes_at
+        if self._handle is not None and self._armed != closes_at:
+            self._handle.cancel()
+            self._handle = self._armed = None
 
     def prompts(self) -> dict[int, tuple[str, list[str]]]:
         """The open window's pending offers (those not answered yet)."""
-        window = self.current
-        assert window is not None
-        legal = window.legal()
-        return {s: (window.kind, legal) for s in window.offers if s not in window.answers}
-
-    def refuse_unoffered(self, seat: int) -> None:
-        """Raise the right refusal for an answer from a seat with no offer pending, if the
-        windows explain it (answered already, or the window closed meanwhile)."""
-        window = self.current
-        if window is not None and seat in window.answers:
-            raise TableError(ErrorCode.ALREADY_ANSWERED, "this window is answered already")
-        if seat in self.closed_offers:
-            raise TableError(ErrorCode.NOT_YOUR_TURN, "the claim window has closed")
-
-    def restore_answer(self, seat: int, answer: str) -> None:
-        """An answer given to the current window before a restart (acknowledged, written)."""
         assert self.current is not None
-        self.current.answers[seat] = answer
-        self.keep()
+        return window_prompts(self.current)
 
-    def keep(self) -> None:
-        """The current window's answers are being written (they go when it closes)."""
-        assert self.current is not None
-        self.current.kept = True
-
-    def answer(self, seat: int, chosen: str) -> bool:
-        """Record ``seat``'s answer; True if the window may close now (fast mode, decided)."""
-        window = self.current
-        assert window is not None
-        window.answers[seat] = chosen
-        return self._fast and window.decided()
-
-    def close(
-        self, match: Match, match_number: int, events: list[dict[str, Any]]
-    ) -> tuple[Match, list[str], Claimable | None]:
-        """Close the open window (its timer stops; who it asked is remembered for the
-        answers that come late) and resolve it: :func:`resolve`."""
-        window = self.current
-        assert window is not None
-        if window.handle is not None:
-            window.handle.cancel()
-        self.current = None
-        self.closed_offers = frozenset(window.offers)
-        closed = resolve(window, match, match_number)
-        events.extend(closed.events)
-        return closed.after, closed.moves, closed.claimable
-
-    def hold(self) -> None:
-        """The table is paused: the open window's timer stops."""
-        window = self.current
-        if window is not None:
-            if window.handle is not None:
-                window.handle.cancel()
-                window.handle = None
-            window.closes_at = None
-
-    def release(self) -> None:
-        """The table goes on: the open window runs again from its full length."""
-        window = self.current
-        if window is not None and window.closes_at is None:
-            window.closes_at = self._scheduler.now() + self._seconds
-
-    def arm(self, due: Callable[[Window], None]) -> None:
+    def arm(self, due: Callable[[float], None]) -> None:
         """Start the open window's timer, unless it runs already or the table is paused."""
         window = self.current
-        if window is not None and window.handle is None and window.closes_at is not None:
-            delay = window.closes_at - self._scheduler.now()
-            window.handle = self._scheduler.call_later(delay, lambda: due(window))
+        if window is None or window.closes_at is None or self._handle is not None:
+            return
+        closes_at = window.closes_at
+        self._armed = closes_at
+        delay = closes_at - self._scheduler.now()
+        self._handle = self._scheduler.call_later(delay, lambda: self._fire(closes_at, due))
+
+    def _fire(self, closes_at: float, due: Callable[[float], None]) -> None:
+        if self._armed == closes_at:  # (spent: the next window may arm its own)
+            self._handle = self._armed = None
+        due(closes_at)
