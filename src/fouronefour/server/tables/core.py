@@ -14,7 +14,7 @@ helpers depend on this module and not on the table, and the table on them: one d
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from ...engine import Match
@@ -63,7 +63,7 @@ class TableCore(Protocol):
     def settings(self) -> TableSettings: ...
 
     @property
-    def seats(self) -> list[SeatState]: ...
+    def seats(self) -> Sequence[SeatState]: ...
 
     @property
     def status(self) -> Status: ...

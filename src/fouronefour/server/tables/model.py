@@ -244,6 +244,11 @@ class SeatState:
     def stored(self) -> StoredSeat:
         return StoredSeat(self.seat, self.name, self.kind, self.token_hash, self.profile)
 
+    @classmethod
+    def restored(cls, record: StoredSeat) -> SeatState:
+        """The seat as :meth:`stored` wrote it (nobody connected yet)."""
+        return cls(record.seat, record.name, record.kind, record.token_hash, profile=record.profile)
+
     @property
     def bot_controlled(self) -> bool:
         """The table's bot decides for the seat: a bot's, or an away player's."""

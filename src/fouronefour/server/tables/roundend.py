@@ -128,52 +128,46 @@ def end(state: TableState, *events: dict[str, Any]) -> Step:
     return Step(replace(state, round_end=None), (*events, start), row=True, new_prompts=True)
 
 
+def restored(replayed: Replayed, round_number: int) -> RoundEnd | None:
+    """After a restart: the pause of round ``round_number`` (as written; 0: none) held
+    again (from full length once resumed), with only bots and away seats ready."""
+    match = replayed.match
+    if (
+        round_number <= 0
+        or replayed.ended is None
+        or match.is_over
+        or round_number != len(match.results)
+    ):
+        return None
+    ended = replayed.ended
+    return RoundEnd(
+        round_number=round_number,
+        ended=ended,
+        result={"round_number": round_number, **match.results[-1].to_dict()},
+        last_trick=last_trick(ended, replayed.ended_trick_start),
+        tributes=[{"from": t["from"], "to": t["to"]} for t in match.round.tributes],
+        until=None,
+    )
+
+
 class RoundPause:
     """The end-of-round pause of one table (``current`` while it lasts) and its timer; the
-    table hands it each pause its steps make (:meth:`keep`)."""
+    table hands it each pause its state holds (:meth:`keep`)."""
 
-    __slots__ = ("_armed", "_handle", "_table", "current", "trick_start")
+    __slots__ = ("_armed", "_handle", "_table", "current")
 
     def __init__(self, table: Table) -> None:
         self._table = table
         self.current: RoundEnd | None = None
-        #: Where the current trick begins in the current round's log (for the last trick).
-        self.trick_start = 0
         self._handle: TimerHandle | None = None
         #: The pause the timer was armed for: (round number, end).
         self._armed: tuple[int, float] | None = None
-
-    def restore(self, replayed: Replayed, round_number: int) -> None:
-        """After a restart: hold the pause again (from full length once resumed), with only
-        bots and away seats ready."""
-        self.trick_start = replayed.trick_start
-        match = replayed.match
-        if (
-            round_number <= 0
-            or replayed.ended is None
-            or match.is_over
-            or round_number != len(match.results)
-        ):
-            return
-        ended = replayed.ended
-        self.current = RoundEnd(
-            round_number=round_number,
-            ended=ended,
-            result={"round_number": round_number, **match.results[-1].to_dict()},
-            last_trick=last_trick(ended, replayed.ended_trick_start),
-            tributes=[{"from": t["from"], "to": t["to"]} for t in match.round.tributes],
-            until=None,
-        )
 
     def public(self) -> dict[str, Any] | None:
         current = self.current
         if current is None:
             return None
         return current.public(counted_ready(current, self._table.seats))
-
-    def trick_begins(self, at: int) -> None:
-        """The current trick begins at ``at`` in the round's log."""
-        self.trick_start = at
 
     def keep(self, pause: RoundEnd | None) -> None:
         """``pause`` is on now (None: none); a timer for another end than its stops."""

@@ -6,20 +6,23 @@ timers and tests all go through the same methods. A change is written to storage
 becomes the next version's :class:`Update`, then is published; a refused action raises
 :class:`TableError` and changes nothing.
 
-The table is a shell around pure steps: a move is :mod:`.play`'s, who sits where
+The table is a shell around pure steps. It holds its state as one frozen
+:class:`~.state.TableState`, which a step alone changes: a function from that state (with
+the time, :meth:`Table.state`) and a request or a timer to a :class:`~.state.Step`, the
+next state with what everyone is told and what is written. A decision and a closed claim
+window are :mod:`.play`'s, a match dealt :mod:`.matches`'s, who sits where
 :mod:`.seating`'s, chat :mod:`.chat`'s, handoffs :mod:`.handoff`'s, the host's tools
-:mod:`.hosttools`'s and the turn timer :mod:`.turntimer`'s, each a function from the
-table's frozen state (:meth:`Table.state`) to the next (a :class:`~.state.Step`), which the
-table takes (:meth:`Table.take`): it keeps the state, writes it, fans it out and keeps the
-clocks. Claim windows (:mod:`.windows`), what each connection sees (:mod:`.views`), bot
-seats (:mod:`.botseats`) and the end-of-round pause (:mod:`.roundend`) serve it too.
+:mod:`.hosttools`'s, the end-of-round pause :mod:`.roundend`'s and the turn timer
+:mod:`.turntimer`'s. The table takes each (:meth:`Table.take`): it keeps the state, writes
+it, fans it out and keeps the clocks (the claim window's, :mod:`.windows`; the pause's;
+the turn's). What each connection sees is :mod:`.views`', bot seats :mod:`.botseats`'.
 """
 
 from __future__ import annotations
 
 import hmac
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -56,11 +59,11 @@ from .model import (
 )
 from .play import Advanced, check_decision, check_offered, close_window, decide
 from .presence import Presence
-from .roundend import RoundPause, replay
+from .roundend import RoundPause, replay, restored
 from .seating import Seating, check_seat, new_token, was_removed
 from .services import TableServices
 from .settings import TableSettings
-from .state import Handoff, Step, TableState
+from .state import Step, TableState, with_seats
 from .turntimer import early, turn_deadline, turn_over
 from .views import SeatViews
 from .windows import ClaimWindows, Window, reopened
@@ -101,28 +104,28 @@ class Table:
         services: TableServices,
         settings: TableSettings,
     ) -> None:
-        self.code = code
-        self.options = options
-        self.settings = settings
-        self.host_seat = host_seat
+        #: The table as its steps see it, the time aside (:meth:`state`), changed by a step
+        #: alone (:meth:`take`).
+        self._state = TableState(
+            code=code,
+            options=options,
+            match_number=0,
+            move_count=0,
+            status="lobby",
+            paused=False,
+            settings=settings,
+            trick_start=0,
+            bots_only=False,
+            analysing=False,
+            seats=tuple(SeatState(s) for s in range(options.rules.players)),
+            now=0.0,
+            host_seat=host_seat,
+        )
         self.services = services
         self.scheduler = services.scheduler
-        self.seats = [SeatState(s) for s in range(options.rules.players)]
-        self.status: Status = "lobby"
         self.version = 0
-        self.match_number = 0
-        self.match: Match | None = None
         self.seed: int | None = None
         self.finished_matches: list[int] = []
-        #: The host paused the table (docs/protocol.md section 5).
-        self.paused = False
-        #: The token hashes of the players the host removed (kick): not seated here again
-        #: unless the host hands them a seat (seating.py). Kept in the row's settings.
-        self.removed: frozenset[str] = frozenset()
-        #: The pending seat handoffs (handoff.py).
-        self.pending_handoffs: Mapping[int, Handoff] = {}
-        #: Decisions taken in the current match (the next move's index in storage).
-        self.move_count = 0
         #: The version at which each seat's pending decision was offered.
         self.prompt_v: dict[int, int] = {}
         # The current human turn's deadline, and whether a timer watches it. The timer is never
@@ -136,10 +139,7 @@ class Table:
         self._history: deque[Update] = deque(maxlen=HISTORY)
         # (client id, v, move as sent) -> its ack, per seat: an exact resend is answered again
         self._accepted: dict[int, OrderedDict[tuple[str, object, object], Ack]] = {}
-        # (Which window opens is play.advance's: next_window, from the options.)
         self.windows = ClaimWindows(services.scheduler)
-        #: Who the last claim window closed had asked (their late answers are told so).
-        self.closed_offers: frozenset[int] = frozenset()
         self.views = SeatViews(self)
         self.bots = BotSeats(self)
         self.seating = Seating(self)
@@ -175,9 +175,8 @@ class Table:
         seat_number = check_seat(host_seat, options.rules.players)
         table = cls(code, options, seat_number, services, settings or TableSettings())
         token, token_hash = new_token()
-        table.seats[seat_number] = table.seats[seat_number].with_player(
-            name, "human", token_hash, profile
-        )
+        host = table.seats[seat_number].with_player(name, "human", token_hash, profile)
+        table._keep(with_seats(table._state, host))
         table.version = 1
         return table, token
 
@@ -200,26 +199,31 @@ class Table:
         options = TableOptions.from_dict(stored.options)
         settings = TableSettings.from_dict(stored.settings)
         table = cls(stored.code, options, stored.host_seat, services, settings)
-        for record in stored.seats:
-            table.seats[record.seat] = SeatState(
-                record.seat, record.name, record.kind, record.token_hash, profile=record.profile
-            )
-        table.status = stored.status  # type: ignore[assignment]  # written by this class
-        table.version = stored.version
-        table.match_number = stored.match_number
-        table.finished_matches = list(stored.finished_matches)
-        table.paused = stored.paused and table.status == "playing"
-        table.removed = frozenset(stored.settings.get(REMOVED_KEY, ()))
-        table.chat = TableChat(table, stored.chat)
-        table.pending_handoffs = pending(stored.handoffs)
-        table._claims = stored.claims
+        status: Status = stored.status  # type: ignore[assignment]  # written by this class
+        seats = (SeatState.restored(record) for record in stored.seats)
+        state = replace(
+            with_seats(table._state, *seats),
+            status=status,
+            match_number=stored.match_number,
+            paused=stored.paused and status == "playing",
+            removed=frozenset(stored.settings.get(REMOVED_KEY, ())),
+            handoffs=pending(stored.handoffs),
+        )
         if stored.match is not None:
             table.seed = stored.match.seed
             replayed = replay(options.rules, stored.match.seed, stored.match.moves)
-            table.match = replayed.match
-            table.move_count = len(stored.match.moves)
-            if table.status == "playing":
-                table.round_pause.restore(replayed, stored.round_end)
+            state = replace(
+                state,
+                match=replayed.match,
+                move_count=len(stored.match.moves),
+                trick_start=replayed.trick_start,
+                round_end=restored(replayed, stored.round_end) if status == "playing" else None,
+            )
+        table._keep(state)
+        table.version = stored.version
+        table.finished_matches = list(stored.finished_matches)
+        table.chat = TableChat(table, stored.chat)
+        table._claims = stored.claims
         return table
 
     def resume(self) -> None:
@@ -230,20 +234,21 @@ class Table:
         restart may be answered with the version the client last saw."""
         if self.status != "playing" or self.match is None:
             return
-        pause = self.round_pause.current
+        pause = self._state.round_end
+        now = self.scheduler.now()
         if pause is not None:
             if not self.paused:
-                now, seconds = self.scheduler.now(), self.settings.round_pause_seconds
-                self.round_pause.keep(pause.running(now, seconds))
+                pause = pause.running(now, self.settings.round_pause_seconds)
+                self._keep(replace(self._state, round_end=pause))
             self._arm({})
             return
-        closes_at = None if self.paused else self.scheduler.now() + self.options.hook_seconds
+        closes_at = None if self.paused else now + self.options.hook_seconds
         window = reopened(self.match.round, closes_at)
         if window is not None:  # the answers it had (acknowledged and written) still count
             for claim in self._claims:
                 if (claim.match_number, claim.idx) == (self.match_number, self.move_count):
                     window = window.answered(claim.seat, claim.answer, kept=True)
-        self.windows.keep(window)
+        self._keep(replace(self._state, window=window))
         self._claims = []
         prompts = self.views.prompts()
         self.prompt_v = dict.fromkeys(prompts, self.version)
@@ -253,6 +258,54 @@ class Table:
         self._arm(prompts)
 
     # ------------------------------------------------------------ reading
+
+    @property
+    def code(self) -> str:
+        return self._state.code
+
+    @property
+    def options(self) -> TableOptions:
+        return self._state.options
+
+    @property
+    def settings(self) -> TableSettings:
+        return self._state.settings
+
+    @property
+    def host_seat(self) -> int:
+        return self._state.host_seat
+
+    @property
+    def seats(self) -> Sequence[SeatState]:
+        return self._state.seats
+
+    @property
+    def status(self) -> Status:
+        return self._state.status
+
+    @property
+    def match_number(self) -> int:
+        return self._state.match_number
+
+    @property
+    def match(self) -> Match | None:
+        return self._state.match
+
+    @property
+    def move_count(self) -> int:
+        """Decisions taken in the current match (the next move's index in storage)."""
+        return self._state.move_count
+
+    @property
+    def paused(self) -> bool:
+        """The host paused the table (docs/protocol.md section 5)."""
+        return self._state.paused
+
+    @property
+    def removed(self) -> frozenset[str]:
+        """The token hashes of the players the host removed (kick): not seated here again
+        unless the host hands them a seat (seating.py). Kept in the row's settings."""
+        return self._state.removed
 
     @property
     def players(self) -> int:
@@ -457,56 +510,27 @@ class Table:
     def state(self) -> TableState:
         """The table as a step sees it now (:class:`.state.TableState`)."""
         analyst = self.services.analyst
-        return TableState(
-            code=self.code,
-            options=self.options,
-            match_number=self.match_number,
-            move_count=self.move_count,
-            status=self.status,
-            paused=self.paused,
-            settings=self.settings,
-            trick_start=self.round_pause.trick_start,
-            bots_only=all(seat.bot_controlled for seat in self.seats),
-            analysing=analyst is not None and analyst.enabled,
-            seats=tuple(self.seats),
+        return replace(
+            self._state,
             now=self.scheduler.now(),
-            host_seat=self.host_seat,
             version=self.version,
-            removed=self.removed,
-            match=self.match,
-            round_end=self.round_pause.current,
-            window=self.windows.current,
-            closed_offers=self.closed_offers,
-            handoffs=self.pending_handoffs,
+            bots_only=all(seat.bot_controlled for seat in self._state.seats),
+            analysing=analyst is not None and analyst.enabled,
         )
 
     def take(self, step: Step, *, send: bool = True) -> None:
-        """Take a step (a match dealt, seating, chat, handoffs, the host's tools, the turn
-        timer): its state becomes the table's, its events the next version, written and
-        published (``send`` False: the state alone, as a connection's coming and going
-        while the database cannot be written); a step without events writes what it has,
-        versioned by nobody. The clocks follow: a paused table's timers stop, a resumed
-        one's start again in full."""
-        state = step.state
-        self.match = state.match
-        self.round_pause.keep(state.round_end)
-        self.windows.keep(state.window)
-        self.closed_offers = state.closed_offers
-        self.status = state.status
-        self.match_number = state.match_number
-        self.move_count = state.move_count
-        self.round_pause.trick_begins(state.trick_start)
-        self.seats = list(state.seats)
-        self.host_seat = state.host_seat
-        self.settings = state.settings
-        self.removed = state.removed
-        self.pending_handoffs = state.handoffs
+        """Take a step (a decision, a closed window, a match dealt, seating, chat, handoffs,
+        the host's tools, the end-of-round pause, the turn timer): its state becomes the
+        table's, its events the next version, written and published (``send`` False: the
+        state alone, as a connection's coming and going while the database cannot be
+        written); a step without events writes what it has, versioned by nobody. The
+        clocks follow the state: its window's, its pause's, the turn's."""
+        if step.state.paused != self.paused:
+            self.deadline = None  # (a turn's clock starts again in full)
+        self._keep(step.state)
         for seat in step.renewed:  # (a new occupant starts afresh)
             self.chat.forget_seat(seat)
             self._accepted.pop(seat, None)
-        if state.paused != self.paused:
-            self.paused = state.paused
-            self.deadline = None  # (a turn's clock starts again in full)
         changes = step.seat_changes
         if changes is not None and changes.swapped is not None:
             self.views.resend(*changes.swapped)
@@ -528,6 +552,13 @@ class Table:
             )
         elif step.extra is not None:
             self.write(step.extra)
+
+    def _keep(self, state: TableState) -> None:
+        """The table's state is ``state`` now; the claim window's and the end-of-round
+        pause's timers follow it."""
+        self._state = state
+        self.windows.keep(state.window)
+        self.round_pause.keep(state.round_end)
 
     # ------------------------------------------------------------ commit and timers
 
