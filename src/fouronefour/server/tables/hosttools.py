@@ -1,8 +1,9 @@
 """What only the host does to a running table: change its settings, pause and resume it
 (docs/protocol.md sections 3 and 5). Seats the host changes are :mod:`.seating`'s.
 
-Each is a pure step over a :class:`~.state.TableState` (tests/server/test_host_steps.py);
-the table stops and restarts its clocks when its ``paused`` changes (``Table.take``).
+Each is a pure step over a :class:`~.state.TableState` (tests/server/test_host_steps.py):
+a pause holds the open claim window and end-of-round pause, resuming runs them again in
+full; the table's timers follow (``Table.take``).
 """
 
 from __future__ import annotations

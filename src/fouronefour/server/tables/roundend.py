@@ -7,6 +7,10 @@ public).
 The engine deals the next round as soon as one ends; the table holds it back: nobody is
 offered a decision and no timer runs until the pause ends, then the next round's
 ``round_start`` goes out as if it had just been dealt.
+
+The pause is a frozen :class:`~.model.RoundEnd` in the table's state: :func:`.play.advance`
+begins it, :func:`ready` and :func:`end` are the pure steps that end it
+(tests/server/test_round_end_steps.py); :class:`RoundPause` keeps its timer.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ A step is a function of a frozen :class:`TableState` (the time included) and a r
 timer: it refuses (``TableError``, nothing changed) or returns a :class:`Step`, the next
 state with what everyone is told and what is written. :class:`~.table.Table` is the shell
 that applies it (``Table.take``): it keeps the new state, writes, versions and publishes,
-and keeps the clocks. The moves' steps are :mod:`.play`'s; seating, chat, handoffs, the
-host's tools and the turn timer have theirs in their own modules.
+and keeps the clocks. A decision's and a claim window's steps are :mod:`.play`'s; a match
+dealt, seating, chat, handoffs, the host's tools, the end-of-round pause and the turn
+timer have theirs in their own modules.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ class Step:
     extra: ChangeExtra | None = None
     seat_changes: SeatChanges | None = None
     #: Seats with a new occupant (or none): what the table remembered of the old one goes
-    #: (chat limits, answered move ids, a ready end-of-round).
+    #: (chat limits, answered move ids).
     renewed: tuple[int, ...] = ()
     #: The decisions offered changed (a round started): their versions are the new one's.
     new_prompts: bool = False
@@ -99,7 +100,7 @@ class Step:
     moves: tuple[str, ...] = ()
     first_move_index: int = 0
     match_over: bool = False
-    #: The table's row changes (its status, version; False: a change nobody is told).
+    #: The table's row (status, version) is written too; a move within a round leaves it.
     table_row: bool = True
 
 

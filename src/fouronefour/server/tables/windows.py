@@ -4,6 +4,9 @@ is asked at once and the nearest claimant wins (docs/protocol.md section 5).
 The engine offers a claim to one seat at a time, nearest first; a table asks them all
 together and, when the window closes, feeds the engine the answers in its own order:
 declines up to the nearest claim. Who was asked is hidden; the window itself is public.
+
+A window is a frozen value in the table's state, each answer a new one; the steps that
+open, answer and close it are :mod:`.play`'s. :class:`ClaimWindows` keeps its timer.
 """
 
 from __future__ import annotations
