@@ -464,7 +464,7 @@ class Table:
         move = check_decision(
             self.status, self.paused, move, v, self.version, offered_at, seat in prompts
         )
-        check_offered(self.state(), seat, seat in prompts)
+        check_offered(self._state, seat, seat in prompts)  # (no time needed)
         ack = self.decide(seat, move, prompts[seat], by_bot=False)
         if resend_key is not None:
             remembered = self._accepted.setdefault(seat, OrderedDict())
