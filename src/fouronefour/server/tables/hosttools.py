@@ -8,7 +8,6 @@ full; the table's timers follow (``Table.take``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -71,16 +70,10 @@ class HostTools:
         self._table = table
 
     def settings(self, actor: int | None, data: dict[str, Any]) -> Ack:
-        return self._take(lambda state: change_settings(state, actor, data))
+        return self._table.carry_out(lambda state: change_settings(state, actor, data))
 
     def pause(self, actor: int | None) -> Ack:
-        return self._take(lambda state: pause(state, actor))
+        return self._table.carry_out(lambda state: pause(state, actor))
 
     def resume(self, actor: int | None) -> Ack:
-        return self._take(lambda state: resume(state, actor))
-
-    def _take(self, step: Callable[[TableState], Step]) -> Ack:
-        table = self._table
-        table.check_writable()
-        table.take(step(table.state()))
-        return Ack(table.version)
+        return self._table.carry_out(lambda state: resume(state, actor))

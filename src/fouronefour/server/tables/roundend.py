@@ -183,10 +183,7 @@ class RoundPause:
 
     def ready(self, seat: int) -> Ack:
         """``seat``'s player is ready for the next round."""
-        table = self._table
-        table.check_writable()
-        table.take(ready(table.state(), seat))
-        return Ack(table.version)
+        return self._table.carry_out(lambda state: ready(state, seat))
 
     def arm(self) -> None:
         key = _due_key(self.current)

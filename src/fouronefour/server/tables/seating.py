@@ -237,10 +237,7 @@ class Seating:
         return new
 
     def fill_bots(self, actor: int | None) -> Ack:
-        table = self._table
-        table.check_writable()
-        table.take(fill_bots(table.state(), actor))
-        return Ack(table.version)
+        return self._table.carry_out(lambda state: fill_bots(state, actor))
 
     def connect(self, seat: int) -> None:
         """A player's connection arrived (a reconnect also ends being away)."""
@@ -253,22 +250,13 @@ class Seating:
         table.take(disconnected(table.state(), seat), send=not table.storage_failed)
 
     def back(self, seat: int) -> Ack:
-        table = self._table
-        table.check_writable()
-        table.take(back(table.state(), seat))
-        return Ack(table.version)
+        return self._table.carry_out(lambda state: back(state, seat))
 
     def kick(self, actor: int | None, seat: object) -> Ack:
-        table = self._table
-        table.check_writable()
-        table.take(kick(table.state(), actor, seat))
-        return Ack(table.version)
+        return self._table.carry_out(lambda state: kick(state, actor, seat))
 
     def move_seat(self, actor: int | None, first: object, second: object) -> Ack:
-        table = self._table
-        table.check_writable()
-        table.take(move_seat(table.state(), actor, first, second))
-        return Ack(table.version)
+        return self._table.carry_out(lambda state: move_seat(state, actor, first, second))
 
     def hand_over(
         self, seat: int, name: str, let_back: str | None = None, profile: str | None = None

@@ -518,6 +518,13 @@ class Table:
             analysing=analyst is not None and analyst.enabled,
         )
 
+    def carry_out(self, step: Callable[[TableState], Step]) -> Ack:
+        """A request as one step: refused while the database cannot be written, else the
+        step from the state now, taken; the ack of the version it made (or the table's)."""
+        self.check_writable()
+        self.take(step(self.state()))
+        return Ack(self.version)
+
     def take(self, step: Step, *, send: bool = True) -> None:
         """Take a step (a decision, a closed window, a match dealt, seating, chat, handoffs,
         the host's tools, the end-of-round pause, the turn timer): its state becomes the
