@@ -253,17 +253,17 @@ def decide(state: TableState, seat: int, move: str, prompt: Prompt, by_bot: bool
     if window is not None:
         chosen = chosen_answer(move, legal)
         after, events = _back(state, seat, by_bot)
-        if state.options.hook_mode == "fast" and window.answered(seat, chosen).decided():
-            advanced = close_window(replace(after, window=window.answered(seat, chosen)), events)
+        answered = window.answered(seat, chosen)
+        if state.options.hook_mode == "fast" and answered.decided():
+            advanced = close_window(replace(after, window=answered), events)
             return Decided(advanced.step(), chosen, True, advanced)
+        if by_bot:
+            return Decided(Step(replace(after, window=answered), tuple(events)), chosen, True)
         # A player's answer is acknowledged before the window closes: it is written now, so
         # that a restart (or another process taking the table over) keeps it.
-        extra = None
-        if not by_bot:
-            claim = StoredClaim(state.match_number, state.move_count, seat, chosen)
-            extra = ChangeExtra(claims=(claim,))
-        answered = replace(after, window=window.answered(seat, chosen, kept=not by_bot))
-        return Decided(Step(answered, tuple(events), extra=extra), chosen, True)
+        claim = StoredClaim(state.match_number, state.move_count, seat, chosen)
+        kept = replace(after, window=window.answered(seat, chosen, kept=True))
+        return Decided(Step(kept, tuple(events), extra=ChangeExtra(claims=(claim,))), chosen, True)
     before = state.match
     assert before is not None
     played = play(before, seat, prompt, move, state.match_number)
@@ -296,8 +296,8 @@ def check_offered(state: TableState, seat: int, offered: bool) -> None:
 
 def _back(state: TableState, seat: int, by_bot: bool) -> tuple[TableState, list[dict[str, Any]]]:
     """An away player who decides is back (told with the decision's events)."""
-    now = state.seats[seat]
-    if by_bot or not now.away:
+    occupant = state.seats[seat]
+    if by_bot or not occupant.away:
         return state, []
-    back = now.with_away(False)
+    back = occupant.with_away(False)
     return with_seats(state, back), [{"type": "seat", **back.public()}]
