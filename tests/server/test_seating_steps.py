@@ -6,6 +6,7 @@ from fouronefour.server.errors import ErrorCode
 from fouronefour.server.storage import ChangeExtra, StoredHandoff, StoredSeat
 from fouronefour.server.tables.model import SeatChanges, SeatState, hash_token
 from fouronefour.server.tables.seating import (
+    away,
     back,
     connected,
     disconnected,
@@ -93,10 +94,14 @@ def test_connections_come_and_go_and_only_online_or_back_is_told() -> None:
     assert disconnected(gone.state, 0).state.seats[0].connections == 0  # never below none
 
 
-def test_an_away_player_comes_back() -> None:
+def test_a_player_not_there_is_away_until_they_come_back() -> None:
     state = a_table(status="playing")
-    away = a_table(seats=(state.seats[0], state.seats[1].with_away(True), *state.seats[2:]))
-    step = back(away, 1)
+    gone = away(state, 1)
+    assert gone.state.seats[1].away and gone.events == (
+        {"type": "seat", **gone.state.seats[1].public()},
+    )
+    assert not state.seats[1].away
+    step = back(gone.state, 1)
     assert not step.state.seats[1].away and step.events[0]["away"] is False
     assert refused(back, state, 1) == ErrorCode.NOT_AWAY
 

@@ -112,6 +112,13 @@ def disconnected(state: TableState, seat: int) -> Step:
     return Step(with_seats(state, new), (_seat_event(new),) if offline else ())
 
 
+def away(state: TableState, seat: int) -> Step:
+    """``seat``'s player is away: the table's bot plays for them until they are back (their
+    turn ran out, or they were not there when their match began)."""
+    new = state.seats[seat].with_away(True)
+    return Step(with_seats(state, new), (_seat_event(new),))
+
+
 def back(state: TableState, seat: int) -> Step:
     """An away player says they are back."""
     old = state.seats[seat]
@@ -248,6 +255,10 @@ class Seating:
     def disconnect(self, seat: int) -> None:
         table = self._table
         table.take(disconnected(table.state(), seat), send=not table.storage_failed)
+
+    def away(self, seat: int) -> None:
+        """``seat``'s player is away (not there when their match began, say)."""
+        self._table.take(away(self._table.state(), seat))
 
     def back(self, seat: int) -> Ack:
         return self._table.carry_out(lambda state: back(state, seat))

@@ -9,7 +9,8 @@ timer and calls them when it fires.
 from __future__ import annotations
 
 from .model import SeatState
-from .state import Step, TableState, with_seats
+from .seating import away
+from .state import Step, TableState
 
 #: How early a timer may fire (the event loop keeps milliseconds) and still count as due.
 TIMER_SLACK_SECONDS = 0.001
@@ -34,5 +35,4 @@ def early(deadline: float, now: float) -> bool:
 
 def turn_over(state: TableState, seat: int) -> Step:
     """``seat``'s turn ran out: its player is away (the bot plays for them)."""
-    away = state.seats[seat].with_away(True)
-    return Step(with_seats(state, away), ({"type": "seat", **away.public()},))
+    return away(state, seat)

@@ -447,8 +447,7 @@ def start_with_bots(table: Table) -> None:
         table.answer(lambda: table.start(table.host_seat))
     for seat in table.seats:
         if seat.kind == "human" and seat.connections == 0 and not seat.away:
-            seat.set_away(True)
-            table.commit([{"type": "seat", **seat.public()}])
+            table.seating.away(seat.seat)
 
 
 def seat_name(player: Player | None, seat: int) -> str:
