@@ -85,8 +85,8 @@ def test_connections_come_and_go_and_only_online_or_back_is_told() -> None:
     assert second.events == () and second.state.seats[0].connections == 2
     first = connected(a_table(seats=(SeatState(0, "Ann", "human", "h"), *state.seats[1:])), 0)
     assert first.events[0]["online"] and first.state.seats[0].connections == 1
-    away = a_table(seats=(state.seats[0].with_away(True), *state.seats[1:]))
-    assert connected(away, 0).events[0]["away"] is False
+    returning = a_table(seats=(state.seats[0].with_away(True), *state.seats[1:]))
+    assert connected(returning, 0).events[0]["away"] is False
     still = disconnected(second.state, 0)
     assert still.events == () and still.state.seats[0].connections == 1
     gone = disconnected(state, 0)
