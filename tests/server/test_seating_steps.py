@@ -34,13 +34,13 @@ def test_a_seat_is_a_frozen_value_each_change_a_new_one() -> None:
     assert not changed and twice.connections == 2
     once, offline = twice.disconnected()
     assert not offline and once.connections == 1
-    away = once.with_away(True)
-    assert away.bot_controlled and not once.bot_controlled and once.with_away(False) is once
-    back_online, changed = away.connected()
+    absent = once.with_away(True)
+    assert absent.bot_controlled and not once.bot_controlled and once.with_away(False) is once
+    back_online, changed = absent.connected()
     assert changed and not back_online.away  # a reconnect ends being away
-    handed = away.handed_to("Dee", "h2")
+    handed = absent.handed_to("Dee", "h2")
     assert (handed.name, handed.token_hash, handed.connections) == ("Dee", "h2", 0)
-    assert away.emptied() == SeatState(2)
+    assert absent.emptied() == SeatState(2)
     assert SeatState(1, "Bot 2", "bot").moved_to(3).name == "Bot 4"
     assert taken.moved_to(0) == SeatState(0, "Cy", "human", "h", profile="p-cy")
 
