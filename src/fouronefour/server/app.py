@@ -20,7 +20,6 @@ from .clubs.upkeep import keep_clubs_tidy
 from .collector import keep_collections_short
 from .config import ServerConfig
 from .friends.tidying import keep_invites_tidy
-from .matchmaking.service import Matchmaking
 from .outage import Outage
 from .recording import keep_guests_tidy, keep_recording
 from .registry import TableRegistry
@@ -34,7 +33,7 @@ from .routes.lessons import lesson_router
 from .routes.playagain import playagain_router
 from .routes.players import players_router
 from .routes.push import push_router
-from .routes.quickmatch import quickmatch_router
+from .routes.quickmatch import build_matchmaking, quickmatch_router
 from .routes.replays import replays_router
 from .routes.sockets import sockets_router
 from .routes.state import ServerState
@@ -156,7 +155,7 @@ def create_app(
     """The server application; storage, fan-out and bot runner may be replaced, and the
     events' clubs too (tests, the bench: else the server's own, clubs/)."""
     state = ServerState.build(config, backends(config, storage, fanout), bots, clubs)
-    state.matchmaking = matchmaking = Matchmaking.build(state)
+    state.matchmaking = matchmaking = build_matchmaking(state)
     app = FastAPI(
         title="414", lifespan=lifespan(state), docs_url=None, redoc_url=None, openapi_url=None
     )

@@ -5,15 +5,20 @@ page of another site can neither join nor read a seat)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from ..matchmaking.again import PlayAgain
 from ..matchmaking.errors import MatchError
-from ..matchmaking.quickmatch import Person, QuickMatch
+from ..matchmaking.pairing import Spread
+from ..matchmaking.queue import LocalQueue, QueueStore
+from ..matchmaking.quickmatch import ChangeLimit, Person, QuickMatch
+from ..matchmaking.service import Matchmaking
+from ..matchmaking.tablemaker import Seated, Sitter, make_table
 from .players import Gate
 
 if TYPE_CHECKING:
@@ -64,3 +69,32 @@ def quickmatch_router(state: ServerState, quick: QuickMatch) -> APIRouter:
         return await answer(request, quick.status)
 
     return router
+
+
+def build_matchmaking(state: ServerState) -> Matchmaking:
+    """Quick match and play again over the server's registry, players and broker; play
+    again's calls join the operations a cluster relays to a table's owner."""
+    config = state.config
+
+    async def make(seats: Sequence[Sitter | None], options: dict[str, Any]) -> dict[int, Seated]:
+        return await make_table(state.registry, seats, options, state.node)
+
+    queue: QueueStore = LocalQueue()
+    broker = state.backends.broker
+    if broker is not None:
+        from ..matchmaking.redisqueue import RedisQueue
+
+        queue = RedisQueue(broker)
+    # (the players' throttle: shared across a cluster when it has a broker)
+    limit = ChangeLimit(state.players.throttle)
+
+    async def present(profile: str) -> bool:
+        found = await state.players.store.get_profile(profile)
+        return found is not None and not found.deleted
+
+    spread = Spread(bot_fill_seconds=config.quickmatch_bot_seconds)
+    quick = QuickMatch(queue, make, spread, limit=limit, present=present)
+    state.players.keepers.append(quick)  # (in the export, gone with the profile)
+    again = PlayAgain(make, config.again_seconds, notifier=lambda: state.notifier)
+    state.operations.update(again.operations())
+    return Matchmaking(quick, again)
