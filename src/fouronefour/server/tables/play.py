@@ -20,7 +20,7 @@ from .events import move_event, progress_events, round_ended
 from .model import Prompt, RoundEnd, Status
 from .records import match_record
 from .roundend import pause_after
-from .state import Step, TableState, with_seats
+from .state import Step, TableState, evolve, with_seats
 from .windows import Claimable, Window, next_window, refuse_unoffered, resolve, window_event
 
 #: The longest move text (the longest legal move is far shorter).
@@ -215,7 +215,7 @@ def advance(
             extra = replace(extra or ChangeExtra(), record=record)
     pausing = pause is not None
     return Advanced(
-        replace(
+        evolve(
             state,
             move_count=move_count,
             status=status,

@@ -63,7 +63,7 @@ from .roundend import RoundPause, replay, restored
 from .seating import Seating, check_seat, new_token, was_removed
 from .services import TableServices
 from .settings import TableSettings
-from .state import Step, TableState, with_seats
+from .state import Step, TableState, evolve, with_seats
 from .turntimer import early, turn_deadline, turn_over
 from .views import SeatViews
 from .windows import ClaimWindows, Window, reopened
@@ -510,7 +510,7 @@ class Table:
     def state(self) -> TableState:
         """The table as a step sees it now (:class:`.state.TableState`)."""
         analyst = self.services.analyst
-        return replace(
+        return evolve(
             self._state,
             now=self.scheduler.now(),
             version=self.version,
