@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fouronefour.server.errors import ErrorCode
 from fouronefour.server.storage import ChangeExtra, StoredHandoff, StoredSeat
 from fouronefour.server.tables.model import SeatChanges, SeatState, hash_token
@@ -110,7 +112,9 @@ def test_the_host_removes_a_player_who_is_kept_out() -> None:
     state = a_table(handoffs={1: Handoff("secret", 2_000.0), 0: Handoff("other", 2_000.0)})
     step = kick(state, 0, 1)
     assert step.state.seats[1] == SeatState(1)
-    assert step.state.removed == {"hash-bob"} and was_removed(step.state.removed, "x") is False
+    # Bob is kept out by the token he had and, signed in, by his profile.
+    assert step.state.removed == {"hash-bob", "profile:p-bob"}
+    assert was_removed(step.state.removed, "x") is False
     assert list(step.state.handoffs) == [0]  # Bob's handoff is void, Ann's stays
     assert step.extra == ChangeExtra(handoffs=(StoredHandoff(1, None),))
     assert step.seat_changes == SeatChanges(revoked={1: ErrorCode.KICKED})
@@ -121,6 +125,20 @@ def test_the_host_removes_a_player_who_is_kept_out() -> None:
     assert refused(kick, a_table(status="playing"), 0, 1) == ErrorCode.WRONG_STATUS
     bot = fill_bots(state, 0).state
     assert kick(bot, 0, 2).state.removed == frozenset()  # a bot has no token to keep out
+
+
+def test_a_removed_profile_cannot_sit_again_with_a_new_token() -> None:
+    """A kick is a real removal for that table: a signed-in player removed by the host is
+    refused a free seat under a fresh token (a plain join, a club's link), and comes back
+    only through the host's handoff, which lets the profile in again."""
+    kicked = kick(a_table(), 0, 1).state
+    assert refused(join, kicked, "Bob", 2, None, "hash-new", "p-bob") == ErrorCode.KICKED
+    assert join(kicked, "Bob", 2, None, "hash-new", None).state.seats[2].name == "Bob"  # a guest
+    assert join(kicked, "Cy", 2, None, "hash-cy", "p-cy").state.seats[2].profile == "p-cy"
+    handed = hand_over(kicked, 1, "Bob", "hash-again", "hash-bob", "p-bob").state
+    assert handed.removed == frozenset()
+    seated = join(replace(handed, seats=kicked.seats), "Bob", 2, None, "hash-new", "p-bob")
+    assert seated.state.seats[2].profile == "p-bob"
 
 
 def test_the_host_swaps_two_seats_and_the_host_seat_follows() -> None:

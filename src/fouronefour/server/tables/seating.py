@@ -44,14 +44,21 @@ def was_removed(removed: AbstractSet[str], token: object) -> bool:
     return any(hmac.compare_digest(digest, gone) for gone in removed)
 
 
-def refuse_removed(state: TableState, token: object) -> None:
-    """``kicked`` for a player the host removed from the table (known by their token)."""
-    if token is not None and was_removed(state.removed, token):
+def refuse_removed(state: TableState, token: object, removed: bool = False) -> None:
+    """``kicked`` for a player the host removed from the table (known by their token, or
+    ``removed``: by their profile)."""
+    if removed or (token is not None and was_removed(state.removed, token)):
         raise TableError(
             ErrorCode.KICKED,
             "the host removed you from this table: only a seat handoff from the host seats "
             "you here again",
         )
+
+
+def removed_profile(profile: str) -> str:
+    """How a removed player's profile is kept among the removed tokens' hashes: a signed-in
+    player is known by it too, so that a new token (a plain join) does not seat them again."""
+    return f"profile:{profile}"
 
 
 def _between_matches(state: TableState, what: str) -> None:
@@ -78,6 +85,8 @@ def join(
     token of ``token_hash``. ``token``: the one they had here, if any (a removed player's
     is refused, ``kicked``); ``profile``: theirs, if signed in."""
     refuse_removed(state, token)
+    if profile is not None and removed_profile(profile) in state.removed:
+        refuse_removed(state, None, removed=True)
     clean = check_name(name)
     _between_matches(state, "seats are taken before a match starts or between matches")
     old = state.seats[check_seat(seat, state.players)]
@@ -140,6 +149,8 @@ def kick(state: TableState, actor: int | None, seat: object) -> Step:
     removed = state.removed
     if old.token_hash is not None:  # (a player: known by the token they had)
         removed = removed | {old.token_hash}
+    if old.profile is not None:  # (and, signed in, by their profile)
+        removed = removed | {removed_profile(old.profile)}
     new = old.emptied()
     after, voided = _void_handoffs(replace(with_seats(state, new), removed=removed), old.seat)
     return Step(
@@ -198,7 +209,8 @@ def hand_over(
     if state.round_end is not None:  # the newcomer has not read the results yet
         after = replace(after, round_end=state.round_end.unready(seat))
     if let_back is not None:
-        after = replace(after, removed=after.removed - {let_back})
+        let_in = {let_back} | (set() if profile is None else {removed_profile(profile)})
+        after = replace(after, removed=after.removed - let_in)
     after, voided = _void_handoffs(after, seat)
     return Step(
         after,
