@@ -7,18 +7,14 @@ clubs and members, a barred profile's join, the owner's hand-over when they go.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any
 
 import orjson
 
-from ..players.sqlstore import Conn, Db, Row
+from ..players.sqlstore import Conn, Db, Row, on_db
 from ..players.values import FORMER_PLAYER
 from .errors import ClubCode, ClubError
 from .values import MAX_CLUBS, MAX_MEMBERS, ChatLine, Club, Member, Role
-
-R = TypeVar("R")
-P = ParamSpec("P")
 
 _CLUB = "id, name, created_at, invite, table_settings"
 _MEMBER = "m.profile_id, p.name, p.avatar, m.role, m.joined_at, p.mu, p.sigma, p.rated_matches"
@@ -33,25 +29,13 @@ def _member(row: Row) -> Member:
                   int(row[7]))  # fmt: skip
 
 
-def _on_db(
-    operation: Callable[Concatenate[ClubStore, P], Coroutine[Any, Any, R]],
-) -> Callable[Concatenate[ClubStore, P], Coroutine[Any, Any, R]]:
-    """An operation run by the database (:meth:`Db.run`: SQLite's on its own thread)."""
-
-    async def run(self: ClubStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        return await self.db.run(operation(self, *args, **kwargs))
-
-    run.__name__, run.__doc__ = operation.__name__, operation.__doc__
-    return run
-
-
 class ClubStore:
     def __init__(self, db: Db) -> None:
         self.db = db
 
     # ---------------------------------------------------------------- clubs
 
-    @_on_db
+    @on_db
     async def create(self, club: Club, owner_id: str, limit: int = MAX_CLUBS) -> None:
         async with self.db.write() as conn:
             await _check_room(conn, owner_id, limit, self.db.for_update)
@@ -68,13 +52,13 @@ class ClubStore:
                 club.created_at,
             )
 
-    @_on_db
+    @on_db
     async def get(self, club_id: str) -> Club | None:
         async with self.db.read() as conn:
             rows = await conn.fetch(f"SELECT {_CLUB} FROM clubs WHERE id = ?", club_id)
         return _club(rows[0]) if rows else None
 
-    @_on_db
+    @on_db
     async def change(
         self, club_id: str, name: str | None, table_settings: dict[str, Any] | None
     ) -> None:
@@ -88,13 +72,13 @@ class ClubStore:
                 club_id,
             )
 
-    @_on_db
+    @on_db
     async def club_of_invite(self, invite: str) -> str | None:
         async with self.db.read() as conn:
             rows = await conn.fetch("SELECT id FROM clubs WHERE invite = ?", invite)
         return str(rows[0][0]) if rows else None
 
-    @_on_db
+    @on_db
     async def rotate_invite(self, club_id: str, invite: str) -> None:
         """A new invite link; the old one stops working, and those kicked under it may
         join by the new one."""
@@ -102,7 +86,7 @@ class ClubStore:
             await conn.execute("UPDATE clubs SET invite = ? WHERE id = ?", invite, club_id)
             await conn.execute("DELETE FROM club_bars WHERE club_id = ? AND kind = 'kick'", club_id)
 
-    @_on_db
+    @on_db
     async def clubs_of(self, profile_id: str) -> list[tuple[Club, Role, int]]:
         """The clubs ``profile_id`` is in, with their role and each club's member count."""
         async with self.db.read() as conn:
@@ -117,7 +101,7 @@ class ClubStore:
 
     # ---------------------------------------------------------------- members
 
-    @_on_db
+    @on_db
     async def role(self, club_id: str, profile_id: str) -> Role | None:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -128,7 +112,7 @@ class ClubStore:
             )
         return rows[0][0] if rows else None
 
-    @_on_db
+    @on_db
     async def members(self, club_id: str) -> list[Member]:
         """The live members, the owner first, then admins, then by when they joined."""
         async with self.db.read() as conn:
@@ -141,7 +125,7 @@ class ClubStore:
             )
         return [_member(row) for row in rows]
 
-    @_on_db
+    @on_db
     async def join(self, invite: str, profile_id: str, now: int) -> str:
         """``profile_id`` joins the club whose invite is ``invite``; returns its id."""
         async with self.db.write() as conn:
@@ -178,7 +162,7 @@ class ClubStore:
             )
         return str(club_id)
 
-    @_on_db
+    @on_db
     async def set_role(self, club_id: str, profile_id: str, old: Role, new: Role) -> bool:
         """``profile_id`` from ``old`` to ``new`` (nothing if their role is no longer
         ``old``: another admin was quicker)."""
@@ -194,7 +178,7 @@ class ClubStore:
                 )
             )
 
-    @_on_db
+    @on_db
     async def remove(
         self, club_id: str, profile_id: str, bar: str | None = None, now: int = 0
     ) -> bool:
@@ -207,14 +191,14 @@ class ClubStore:
                 await _bar(conn, club_id, profile_id, bar, now)
         return was
 
-    @_on_db
+    @on_db
     async def ban(self, club_id: str, profile_id: str, now: int) -> None:
         """Ban ``profile_id`` (a member or not: a known profile), and remove them."""
         async with self.db.write() as conn:
             await _remove(conn, club_id, profile_id, self.db.for_update)
             await _bar(conn, club_id, profile_id, "ban", now)
 
-    @_on_db
+    @on_db
     async def unban(self, club_id: str, profile_id: str) -> bool:
         async with self.db.write() as conn:
             return bool(
@@ -225,7 +209,7 @@ class ClubStore:
                 )
             )
 
-    @_on_db
+    @on_db
     async def banned(self, club_id: str) -> list[tuple[str, str, int]]:
         """Those banned from the club: (profile id, name, when)."""
         async with self.db.read() as conn:
@@ -239,7 +223,7 @@ class ClubStore:
 
     # ---------------------------------------------------------------- tables
 
-    @_on_db
+    @on_db
     async def add_table(self, club_id: str, code: str, invite: str, now: int) -> None:
         async with self.db.write() as conn:
             await conn.execute(
@@ -250,7 +234,7 @@ class ClubStore:
                 now,
             )
 
-    @_on_db
+    @on_db
     async def current_table(self, club_id: str, since: int) -> tuple[str, str] | None:
         """The club's newest table made since ``since``: (code, invite)."""
         async with self.db.read() as conn:
@@ -262,7 +246,7 @@ class ClubStore:
             )
         return (rows[0][0], rows[0][1]) if rows else None
 
-    @_on_db
+    @on_db
     async def seat_hash(self, code: str, profile_id: str) -> str | None:
         """The hash of the seat token the club's link last gave ``profile_id`` at ``code``."""
         async with self.db.read() as conn:
@@ -273,7 +257,7 @@ class ClubStore:
             )
         return rows[0][0] if rows else None
 
-    @_on_db
+    @on_db
     async def set_seat_hash(self, code: str, profile_id: str, token_hash: str) -> None:
         async with self.db.write() as conn:
             await conn.execute(
@@ -286,7 +270,7 @@ class ClubStore:
 
     # ---------------------------------------------------------------- results
 
-    @_on_db
+    @on_db
     async def results_among(self, club_id: str) -> dict[str, tuple[int, int]]:
         """Each member's (matches, wins) in matches where another member played too."""
         async with self.db.read() as conn:
@@ -304,7 +288,7 @@ class ClubStore:
             )
         return {row[0]: (int(row[1]), int(row[2] or 0)) for row in rows}
 
-    @_on_db
+    @on_db
     async def history(self, club_id: str, limit: int) -> list[dict[str, Any]]:
         """The last ``limit`` matches finished at the club's tables, newest first, each
         with its seats (a deleted profile's as a former player)."""
@@ -341,7 +325,7 @@ class ClubStore:
 
     # ---------------------------------------------------------------- chat wall
 
-    @_on_db
+    @on_db
     async def say(self, club_id: str, line: ChatLine) -> None:
         async with self.db.write() as conn:
             await conn.execute(
@@ -353,7 +337,7 @@ class ClubStore:
                 line.at,
             )
 
-    @_on_db
+    @on_db
     async def chat(self, club_id: str, since: int, limit: int) -> list[ChatLine]:
         """The wall's last ``limit`` lines written since ``since``, oldest first."""
         async with self.db.read() as conn:
@@ -370,7 +354,7 @@ class ClubStore:
             for r in reversed(rows)
         ]
 
-    @_on_db
+    @on_db
     async def forget_chat(self, before: int) -> int:
         """Delete the wall lines written before ``before``; returns how many."""
         async with self.db.write() as conn:
@@ -378,7 +362,7 @@ class ClubStore:
 
     # ---------------------------------------------------------------- a profile's data
 
-    @_on_db
+    @on_db
     async def profile_data(self, profile_id: str) -> dict[str, Any]:
         """What the clubs keep about ``profile_id`` (their export)."""
         async with self.db.read() as conn:
@@ -410,7 +394,7 @@ class ClubStore:
             "tables": [{"code": r[0], "club": r[1]} for r in seats],
         }
 
-    @_on_db
+    @on_db
     async def forget(self, profile_id: str) -> None:
         """Everything the clubs keep about ``profile_id`` goes (a deleted profile): their
         memberships (an owner's club handed on), their wall lines, bars and seats."""
@@ -424,7 +408,7 @@ class ClubStore:
             for table in ("club_chat", "club_bars", "club_seats"):
                 await conn.execute(f"DELETE FROM {table} WHERE profile_id = ?", profile_id)
 
-    @_on_db
+    @on_db
     async def deleted_members(self, limit: int) -> list[str]:
         """Deleted profiles the clubs still keep something of (a guest forgotten by the
         players' own tidying, which knows nothing of clubs)."""

@@ -8,14 +8,10 @@ to end, so that a check and the change it allows happen in one transaction.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any
 
-from ..players.sqlstore import Conn, Db, Row
-
-R = TypeVar("R")
-P = ParamSpec("P")
+from ..players.sqlstore import Conn, Db, Row, on_db
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,18 +76,6 @@ class Invite:
         }
 
 
-def _on_db(
-    operation: Callable[Concatenate[FriendStore, P], Coroutine[Any, Any, R]],
-) -> Callable[Concatenate[FriendStore, P], Coroutine[Any, Any, R]]:
-    """An operation of the store, run by its database (:meth:`Db.run`)."""
-
-    async def run(self: FriendStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        return await self.db.run(operation(self, *args, **kwargs))
-
-    run.__name__, run.__doc__ = operation.__name__, operation.__doc__
-    return run
-
-
 def _people(rows: list[Row]) -> list[Person]:
     return [Person(r[0], r[1], r[2], int(r[3])) for r in rows]
 
@@ -111,7 +95,7 @@ class FriendStore:
 
     # ---------------------------------------------------------------- looking up
 
-    @_on_db
+    @on_db
     async def by_username(self, username: str) -> Person | None:
         """The live profile that holds ``username`` (since: its creation)."""
         async with self.db.read() as conn:
@@ -122,7 +106,7 @@ class FriendStore:
             )
         return _people(rows)[0] if rows else None
 
-    @_on_db
+    @on_db
     async def person(self, profile_id: str) -> Person | None:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -132,7 +116,7 @@ class FriendStore:
             )
         return _people(rows)[0] if rows else None
 
-    @_on_db
+    @on_db
     async def played_together(self, a: str, b: str) -> bool:
         """Whether ``a`` and ``b`` sat at one recorded match."""
         async with self.db.read() as conn:
@@ -145,19 +129,19 @@ class FriendStore:
             )
         return bool(rows)
 
-    @_on_db
+    @on_db
     async def relation(self, a: str, b: str) -> Relation:
         async with self.db.read() as conn:
             return await _relation(conn, a, b)
 
-    @_on_db
+    @on_db
     async def counts(self, profile_id: str) -> Counts:
         async with self.db.read() as conn:
             return await _counts(conn, profile_id)
 
     # ---------------------------------------------------------------- lists
 
-    @_on_db
+    @on_db
     async def friends(self, profile_id: str) -> list[Person]:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -168,7 +152,7 @@ class FriendStore:
             )
         return _people(rows)
 
-    @_on_db
+    @on_db
     async def friend_ids(self, profile_id: str) -> list[str]:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -176,7 +160,7 @@ class FriendStore:
             )
         return [r[0] for r in rows]
 
-    @_on_db
+    @on_db
     async def incoming(self, profile_id: str) -> list[Person]:
         """Requests waiting for ``profile_id``'s answer, but those it declined and those of
         profiles it blocks (they are kept, unseen: their sender sees them waiting, as any
@@ -193,7 +177,7 @@ class FriendStore:
             )
         return _people(rows)
 
-    @_on_db
+    @on_db
     async def outgoing(self, profile_id: str) -> list[Person]:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -204,7 +188,7 @@ class FriendStore:
             )
         return _people(rows)
 
-    @_on_db
+    @on_db
     async def blocks(self, profile_id: str) -> list[Person]:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -217,7 +201,7 @@ class FriendStore:
 
     # ---------------------------------------------------------------- changes
 
-    @_on_db
+    @on_db
     async def ask(self, a: str, b: str, now: int) -> bool:
         """``a`` asks ``b`` to be friends; False if ``a`` had asked already."""
         async with self.db.write() as conn:
@@ -231,7 +215,7 @@ class FriendStore:
                 )
             )
 
-    @_on_db
+    @on_db
     async def accept(self, a: str, b: str, now: int, most: int) -> str:
         """``a`` accepts ``b``'s request: "friends", or why not ("no_request"; "full":
         either side has ``most`` friends already)."""
@@ -259,7 +243,7 @@ class FriendStore:
             )
         return "friends"
 
-    @_on_db
+    @on_db
     async def decline(self, a: str, b: str) -> bool:
         """``a`` declines ``b``'s request: hidden from ``a``, still waiting for ``b``."""
         async with self.db.write() as conn:
@@ -272,7 +256,7 @@ class FriendStore:
                 )
             )
 
-    @_on_db
+    @on_db
     async def withdraw(self, a: str, b: str) -> bool:
         """``a`` withdraws its request to ``b``."""
         async with self.db.write() as conn:
@@ -282,12 +266,12 @@ class FriendStore:
                 )
             )
 
-    @_on_db
+    @on_db
     async def unfriend(self, a: str, b: str) -> bool:
         async with self.db.write() as conn:
             return bool(await _unfriend(conn, a, b))
 
-    @_on_db
+    @on_db
     async def block(self, a: str, b: str, now: int) -> None:
         """``a`` blocks ``b``: their friendship, ``a``'s request to ``b`` and ``b``'s invites
         to ``a`` go. (``b``'s request to ``a`` stays, hidden from ``a``: ``b`` is not told.)"""
@@ -303,7 +287,7 @@ class FriendStore:
             await conn.execute("DELETE FROM friend_requests WHERE from_id = ? AND to_id = ?", a, b)
             await conn.execute("DELETE FROM friend_invites WHERE from_id = ? AND to_id = ?", b, a)
 
-    @_on_db
+    @on_db
     async def unblock(self, a: str, b: str) -> bool:
         async with self.db.write() as conn:
             return bool(
@@ -314,7 +298,7 @@ class FriendStore:
 
     # ---------------------------------------------------------------- invites
 
-    @_on_db
+    @on_db
     async def add_invite(self, invite: Invite, most: int) -> bool:
         """Keep ``invite``; False (nothing kept) if its recipient has ``most`` waiting."""
         async with self.db.write() as conn:
@@ -338,7 +322,7 @@ class FriendStore:
             )
         return True
 
-    @_on_db
+    @on_db
     async def invites_for(self, profile_id: str, now: int) -> list[Invite]:
         """The invites waiting for ``profile_id``, newest first."""
         async with self.db.read() as conn:
@@ -351,7 +335,7 @@ class FriendStore:
             )
         return [_invite(r) for r in rows]
 
-    @_on_db
+    @on_db
     async def invites_from(self, profile_id: str, now: int) -> list[Invite]:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -363,7 +347,7 @@ class FriendStore:
             )
         return [_invite(r) for r in rows]
 
-    @_on_db
+    @on_db
     async def seen(self, profile_id: str, invite_id: str) -> bool:
         """The recipient has seen the invite: it is no longer kept."""
         async with self.db.write() as conn:
@@ -373,7 +357,7 @@ class FriendStore:
                 )
             )
 
-    @_on_db
+    @on_db
     async def forget_expired(self, now: int) -> int:
         """Forget the invites whose time is up, and what is kept of profiles deleted without
         their player asking (guests forgotten: players/sqlstore.py); returns the invites."""
@@ -393,7 +377,7 @@ class FriendStore:
 
     # ---------------------------------------------------------------- a profile's data
 
-    @_on_db
+    @on_db
     async def forget(self, profile_id: str) -> None:
         """Everything of ``profile_id``'s here (its profile is being deleted)."""
         async with self.db.write() as conn:

@@ -158,12 +158,24 @@ def parse_cursor(cursor: str) -> tuple[int, str, int] | None:
     return int(head), code, int(number)
 
 
-def _on_db(
-    operation: Callable[Concatenate[SqlPlayerStore, P], Coroutine[Any, Any, R]],
-) -> Callable[Concatenate[SqlPlayerStore, P], Coroutine[Any, Any, R]]:
-    """An operation of the store, run by its database (:meth:`Db.run`)."""
+class OnDb(Protocol):
+    """A store whose operations its database runs (:func:`on_db`)."""
 
-    async def run(self: SqlPlayerStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
+    @property
+    def db(self) -> Db: ...
+
+
+S = TypeVar("S", bound=OnDb)
+
+
+def on_db(
+    operation: Callable[Concatenate[S, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[S, P], Coroutine[Any, Any, R]]:
+    """An operation of a store over a :class:`Db` (the players', and the rooms' that keep
+    their tables beside them), run by its database (:meth:`Db.run`: SQLite's on its own
+    thread, start to end)."""
+
+    async def run(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
         return await self.db.run(operation(self, *args, **kwargs))
 
     # (Not functools.wraps: mypy reads what it returns as another type.)
@@ -185,7 +197,7 @@ class SqlPlayerStore:
 
     # ---------------------------------------------------------------- profiles
 
-    @_on_db
+    @on_db
     async def create_profile(self, profile: Profile) -> None:
         r = profile.rating
         bucket = board_bucket(r)
@@ -210,7 +222,7 @@ class SqlPlayerStore:
             if bucket is not None:
                 await _count_board(conn, {bucket: 1})
 
-    @_on_db
+    @on_db
     async def get_profile(self, profile_id: str) -> Profile | None:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -218,7 +230,7 @@ class SqlPlayerStore:
             )
         return _profile(rows[0]) if rows else None
 
-    @_on_db
+    @on_db
     async def find_profiles(self, query: str, limit: int = 20) -> list[Profile]:
         """Live profiles whose id or username is ``query``, or whose display name holds it
         (any case), newest first: an operator's search."""
@@ -237,7 +249,7 @@ class SqlPlayerStore:
             )
         return [_profile(row) for row in rows]
 
-    @_on_db
+    @on_db
     async def update_profile(
         self,
         profile_id: str,
@@ -264,7 +276,7 @@ class SqlPlayerStore:
 
     # ---------------------------------------------------------------- sessions
 
-    @_on_db
+    @on_db
     async def create_session(
         self, token_hash: str, profile_id: str, now: int, expires_at: int, how: str
     ) -> None:
@@ -279,7 +291,7 @@ class SqlPlayerStore:
                 how,
             )
 
-    @_on_db
+    @on_db
     async def session(
         self, token_hash: str, now: int, expires_at: int
     ) -> tuple[Profile, SessionInfo] | None:
@@ -310,7 +322,7 @@ class SqlPlayerStore:
                 )
         return found, info
 
-    @_on_db
+    @on_db
     async def sessions(self, profile_id: str) -> list[SessionInfo]:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -320,12 +332,12 @@ class SqlPlayerStore:
             )
         return [_session(row) for row in rows]
 
-    @_on_db
+    @on_db
     async def delete_session(self, token_hash: str) -> None:
         async with self.db.write() as conn:
             await conn.execute("DELETE FROM player_sessions WHERE token_hash = ?", token_hash)
 
-    @_on_db
+    @on_db
     async def delete_session_by_id(self, profile_id: str, session_id: str) -> bool:
         if len(session_id) != 12 or any(c not in "0123456789abcdef" for c in session_id):
             return False
@@ -340,7 +352,7 @@ class SqlPlayerStore:
                 )
             )
 
-    @_on_db
+    @on_db
     async def delete_sessions(self, profile_id: str, keep: str | None = None) -> int:
         async with self.db.write() as conn:
             return await conn.execute(
@@ -351,7 +363,7 @@ class SqlPlayerStore:
 
     # ---------------------------------------------------------------- sign-in
 
-    @_on_db
+    @on_db
     async def claim(self, profile_id: str, username: str, password_hash: str) -> None:
         try:
             async with self.db.write() as conn:
@@ -369,7 +381,7 @@ class SqlPlayerStore:
         if not changed:
             raise UsernameTaken(username)
 
-    @_on_db
+    @on_db
     async def credentials(self, username: str) -> Credentials | None:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -379,7 +391,7 @@ class SqlPlayerStore:
             )
         return Credentials(rows[0][0], rows[0][1]) if rows else None
 
-    @_on_db
+    @on_db
     async def set_password(self, profile_id: str, password_hash: str) -> None:
         async with self.db.write() as conn:
             await conn.execute(
@@ -388,7 +400,7 @@ class SqlPlayerStore:
                 profile_id,
             )
 
-    @_on_db
+    @on_db
     async def create_device_code(self, code_hash: str, profile_id: str, expires_at: int) -> None:
         async with self.db.write() as conn:
             await conn.execute(
@@ -399,7 +411,7 @@ class SqlPlayerStore:
                 expires_at,
             )
 
-    @_on_db
+    @on_db
     async def redeem_device_code(self, code_hash: str, now: int) -> str | None:
         async with self.db.write() as conn:
             # One statement: of two redeeming together, one changes the row, one finds it used.
@@ -418,7 +430,7 @@ class SqlPlayerStore:
 
     # ---------------------------------------------------------------- passkeys
 
-    @_on_db
+    @on_db
     async def set_challenge(
         self, token_hash: str, purpose: str, challenge: str, expires_at: int
     ) -> None:
@@ -433,7 +445,7 @@ class SqlPlayerStore:
                 expires_at,
             )
 
-    @_on_db
+    @on_db
     async def take_challenge(self, token_hash: str, purpose: str, now: int) -> str | None:
         async with self.db.write() as conn:
             rows = await conn.fetch(
@@ -444,7 +456,7 @@ class SqlPlayerStore:
             )
         return str(rows[0][0]) if rows and int(rows[0][1]) > now else None
 
-    @_on_db
+    @on_db
     async def add_passkey(self, passkey: Passkey) -> bool:
         async with self.db.write() as conn:
             added = await conn.fetch(
@@ -462,7 +474,7 @@ class SqlPlayerStore:
             )
         return bool(added)
 
-    @_on_db
+    @on_db
     async def passkey(self, credential_id: str) -> Passkey | None:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -473,7 +485,7 @@ class SqlPlayerStore:
             )
         return _passkey(rows[0]) if rows else None
 
-    @_on_db
+    @on_db
     async def passkeys(self, profile_id: str) -> list[Passkey]:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -483,7 +495,7 @@ class SqlPlayerStore:
             )
         return [_passkey(row) for row in rows]
 
-    @_on_db
+    @on_db
     async def use_passkey(self, credential_id: str, sign_count: int, now: int) -> None:
         async with self.db.write() as conn:
             await conn.execute(
@@ -495,7 +507,7 @@ class SqlPlayerStore:
 
     # ---------------------------------------------------------------- deletion
 
-    @_on_db
+    @on_db
     async def delete_profile(self, profile_id: str) -> bool:
         async with self.db.write() as conn:
             return await self._delete(conn, profile_id, self.db.for_update)
@@ -527,7 +539,7 @@ class SqlPlayerStore:
         )
         return True
 
-    @_on_db
+    @on_db
     async def forget_guests(self, seen_before: int, now: int, limit: int) -> int:
         async with self.db.write() as conn:
             rows = await conn.fetch(
@@ -545,7 +557,7 @@ class SqlPlayerStore:
 
     # ---------------------------------------------------------------- matches
 
-    @_on_db
+    @on_db
     async def record_match(self, record: MatchRecord) -> Recorded:
         async with self.db.write() as conn:
             inserted = await conn.fetch(
@@ -649,7 +661,7 @@ class SqlPlayerStore:
             for r in rows
         )
 
-    @_on_db
+    @on_db
     async def history(
         self, profile_id: str, limit: int, after: str | None = None
     ) -> list[HistoryEntry]:
@@ -716,7 +728,7 @@ class SqlPlayerStore:
                 seats = []
         return entries
 
-    @_on_db
+    @on_db
     async def rating_history(self, profile_id: str, limit: int) -> list[tuple[int, Rating]]:
         async with self.db.read() as conn:
             rows = await conn.fetch(
@@ -728,7 +740,7 @@ class SqlPlayerStore:
             )
         return [(int(r[0]), Rating(float(r[1]), float(r[2]))) for r in reversed(rows)]
 
-    @_on_db
+    @on_db
     async def stats(self, profile_id: str, tallies: int = 20) -> Stats:
         sums = ", ".join(f"coalesce(sum(s.{name}), 0)" for name in SEAT_TALLIES)
         async with self.db.read() as conn:
@@ -784,7 +796,7 @@ class SqlPlayerStore:
 
     # ---------------------------------------------------------------- accuracy
 
-    @_on_db
+    @on_db
     async def accuracy_due(self, limit: int) -> list[tuple[str, int, int]]:
         """Up to ``limit`` recorded matches whose accuracy is still to be worked out,
         oldest first: (code, number, rounds)."""
@@ -796,7 +808,7 @@ class SqlPlayerStore:
             )
         return [(row[0], int(row[1]), int(row[2])) for row in rows]
 
-    @_on_db
+    @on_db
     async def set_accuracy(self, code: str, number: int, by_seat: dict[int, float | None]) -> None:
         """Each seat's accuracy in match ``number`` of ``code`` (None: not measured);
         the match is no longer due."""
@@ -818,13 +830,13 @@ class SqlPlayerStore:
         " WHERE board_bucket IS NOT NULL"
     )
 
-    @_on_db
+    @on_db
     async def top(self, limit: int) -> list[RatingRow]:
         async with self.db.read() as conn:
             rows = await conn.fetch(self._BOARD + " ORDER BY ordinal DESC, id LIMIT ?", limit)
         return [_row(i + 1, row) for i, row in enumerate(rows)]
 
-    @_on_db
+    @on_db
     async def rank(self, profile_id: str) -> int | None:
         # Those in higher buckets are counted from the buckets' counts (a few thousand
         # rows), those in the player's own bucket one by one (a few hundred at most).
@@ -864,7 +876,7 @@ class SqlPlayerStore:
         await self.rebuild_board()
         return rated
 
-    @_on_db
+    @on_db
     async def _rate_page(
         self, current: dict[str, Rating], start: tuple[int, str, int] | None, batch: int
     ) -> tuple[tuple[int, str, int], int] | None:
@@ -918,7 +930,7 @@ class SqlPlayerStore:
         last = rows[-1]
         return (int(last[2]), last[0], int(last[1])), len(matches)
 
-    @_on_db
+    @on_db
     async def _write_ratings(self, current: dict[str, Rating]) -> None:
         """Every profile's rating as ``current`` has it (a newcomer's if absent)."""
         new = ratings.NEWCOMER
@@ -935,7 +947,7 @@ class SqlPlayerStore:
                 [(r.mu, r.sigma, r.ordinal, r.matches, pid) for pid, r in current.items()],
             )
 
-    @_on_db
+    @on_db
     async def rebuild_board(self) -> None:
         """Put every profile in its leaderboard bucket and count the buckets again (after
         ratings were written other than by :meth:`record_match`: a bulk load, a
@@ -957,7 +969,7 @@ class SqlPlayerStore:
             await conn.execute("ANALYZE player_profiles")
             await conn.execute("ANALYZE player_board")
 
-    @_on_db
+    @on_db
     async def played_with(self, profile_id: str, limit: int) -> list[RatingRow]:
         async with self.db.read() as conn:
             rows = await conn.fetch(
