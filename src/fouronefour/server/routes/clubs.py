@@ -6,6 +6,7 @@ change also the page's CSRF header (:class:`~.players.Gate`)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -36,15 +37,14 @@ def _json(body: Any, status: int = 200) -> Response:
     return response
 
 
-def clubs_router(state: ServerState) -> APIRouter:
-    clubs = state.clubs
-    tables = ClubTables(
-        clubs, state.registry, state.storage, state.relay, notifier=lambda: state.notifier
-    )
-    gate = Gate(state.players, state.config.limit_loopback)
-    router = APIRouter()
+@dataclass(frozen=True)
+class _Calls:
+    """How a clubs' route reads the session, checks a change and answers (a club's refusal
+    with its status, and ``Retry-After`` when there is a time to wait)."""
 
-    async def answer(request: Request, work: Callable[[], Awaitable[Response]]) -> Response:
+    gate: Gate
+
+    async def answer(self, request: Request, work: Callable[[], Awaitable[Response]]) -> Response:
         async def guarded() -> Response:
             try:
                 return await work()
@@ -56,36 +56,55 @@ def clubs_router(state: ServerState) -> APIRouter:
             except TableError as error:  # (a body that is no JSON object)
                 return _json({"error": error.to_dict()}, 400)
 
-        return await gate.answer(request, guarded)
+        return await self.gate.answer(request, guarded)
 
     def reading(
-        work: Callable[[Current], Awaitable[Any]],
+        self, work: Callable[[Current], Awaitable[Any]]
     ) -> Callable[[Request], Awaitable[Response]]:
         async def run(request: Request) -> Response:
             async def act() -> Response:
-                return _json(await work(await gate.session(request)))
+                return _json(await work(await self.gate.session(request)))
 
-            return await answer(request, act)
+            return await self.answer(request, act)
 
         return run
-
-    async def body_of(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise ClubError(ErrorCode.TOO_LARGE, f"a body has at most {MAX_BODY} bytes")
-        return json_object(raw) if raw else {}
 
     def changing(
-        work: Callable[[Current, dict[str, Any]], Awaitable[Any]], status: int = 200
+        self, work: Callable[[Current, dict[str, Any]], Awaitable[Any]], status: int = 200
     ) -> Callable[[Request], Awaitable[Response]]:
         async def run(request: Request) -> Response:
             async def act() -> Response:
-                current = await gate.changing(request)
-                return _json(await work(current, await body_of(request)), status)
+                current = await self.gate.changing(request)
+                return _json(await work(current, await _body_of(request)), status)
 
-            return await answer(request, act)
+            return await self.answer(request, act)
 
         return run
+
+
+async def _body_of(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise ClubError(ErrorCode.TOO_LARGE, f"a body has at most {MAX_BODY} bytes")
+    return json_object(raw) if raw else {}
+
+
+def clubs_router(state: ServerState) -> APIRouter:
+    calls = _Calls(Gate(state.players, state.config.limit_loopback))
+    router = APIRouter()
+    _club_routes(router, calls, state.clubs)
+    _member_routes(router, calls, state.clubs)
+    _wall_routes(router, calls, state.clubs)
+    _table_route(router, calls, state)
+    # The client's pages: the club list, a club, its table link and an invite link.
+    for path in ("/clubs", "/c/join", "/c/{club_id}", "/c/{club_id}/table"):
+        router.add_api_route(path, _page, methods=["GET"], include_in_schema=False)
+    return router
+
+
+def _club_routes(router: APIRouter, calls: _Calls, clubs: Clubs) -> None:
+    """A profile's clubs: listed, made, joined by an invite, a club's page and settings."""
+    reading, changing = calls.reading, calls.changing
 
     @router.get("/api/clubs")
     async def mine(request: Request) -> Response:
@@ -117,6 +136,15 @@ def clubs_router(state: ServerState) -> APIRouter:
     async def change(club_id: str, request: Request) -> Response:
         return await changing(lambda me, body: clubs.change(club_id, me.profile.id, body))(request)
 
+    @router.post("/api/clubs/{club_id}/invite")
+    async def rotate(club_id: str, request: Request) -> Response:
+        return await changing(lambda me, body: clubs.rotate_invite(club_id, me.profile.id))(request)
+
+
+def _member_routes(router: APIRouter, calls: _Calls, clubs: Clubs) -> None:
+    """Leaving a club, and what its admins do to a member."""
+    changing = calls.changing
+
     @router.post("/api/clubs/{club_id}/leave")
     async def leave(club_id: str, request: Request) -> Response:
         async def gone(me: Current, body: dict[str, Any]) -> dict[str, Any]:
@@ -143,9 +171,10 @@ def clubs_router(state: ServerState) -> APIRouter:
             request
         )
 
-    @router.post("/api/clubs/{club_id}/invite")
-    async def rotate(club_id: str, request: Request) -> Response:
-        return await changing(lambda me, body: clubs.rotate_invite(club_id, me.profile.id))(request)
+
+def _wall_routes(router: APIRouter, calls: _Calls, clubs: Clubs) -> None:
+    """A club's leaderboard, history and chat wall."""
+    reading, changing = calls.reading, calls.changing
 
     @router.get("/api/clubs/{club_id}/leaderboard")
     async def leaderboard(club_id: str, request: Request) -> Response:
@@ -165,6 +194,12 @@ def clubs_router(state: ServerState) -> APIRouter:
             lambda me, body: clubs.say(club_id, me.profile.id, body.get("text")), 201
         )(request)
 
+
+def _table_route(router: APIRouter, calls: _Calls, state: ServerState) -> None:
+    tables = ClubTables(
+        state.clubs, state.registry, state.storage, state.relay, notifier=lambda: state.notifier
+    )
+
     @router.post("/api/clubs/{club_id}/table")
     async def table(club_id: str, request: Request) -> Response:
         """The club's table link: a seat at the club's table of the evening (a new table if
@@ -176,13 +211,7 @@ def clubs_router(state: ServerState) -> APIRouter:
                 opened.setdefault("node", state.node)
             return opened
 
-        return await changing(open_table)(request)
-
-    # The client's pages: the club list, a club, its table link and an invite link.
-    for path in ("/clubs", "/c/join", "/c/{club_id}", "/c/{club_id}/table"):
-        router.add_api_route(path, _page, methods=["GET"], include_in_schema=False)
-
-    return router
+        return await calls.changing(open_table)(request)
 
 
 async def _page() -> Response:
