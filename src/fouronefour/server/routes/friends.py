@@ -114,10 +114,15 @@ def friends_router(state: ServerState) -> APIRouter:
     assert friends is not None
     gate = Gate(state.players, state.config.limit_loopback)
     router = APIRouter()
-    open_sockets: dict[str, int] = {}
+    _friend_routes(router, gate, friends)
+    _block_and_invite_routes(router, gate, friends)
+    _profile_socket_route(router, state, friends)
+    return router
 
-    async def answer(request: Request, work: Any) -> Response:
-        return await gate.answer(request, work)
+
+def _friend_routes(router: APIRouter, gate: Gate, friends: Friends) -> None:
+    """The lists, and a friendship asked, accepted, declined, withdrawn and ended."""
+    answer = gate.answer
 
     @router.get("/api/friends")
     async def lists(request: Request) -> Response:
@@ -165,6 +170,11 @@ def friends_router(state: ServerState) -> APIRouter:
 
         return await answer(request, work)
 
+
+def _block_and_invite_routes(router: APIRouter, gate: Gate, friends: Friends) -> None:
+    """Blocks, and invites to one's table: sent, waiting, seen."""
+    answer = gate.answer
+
     @router.post("/api/friends/blocks")
     async def block(request: Request) -> Response:
         async def work() -> Response:
@@ -205,6 +215,11 @@ def friends_router(state: ServerState) -> APIRouter:
 
         return await answer(request, work)
 
+
+def _profile_socket_route(router: APIRouter, state: ServerState, friends: Friends) -> None:
+    """``/ws/me``: a signed-in page's socket for its friends' statuses and its invites."""
+    open_sockets: dict[str, int] = {}
+
     @router.websocket("/ws/me")
     async def profile_socket(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -243,8 +258,6 @@ def friends_router(state: ServerState) -> APIRouter:
             open_sockets[profile] -= 1
             if not open_sockets[profile]:
                 del open_sockets[profile]
-
-    return router
 
 
 async def _read(
