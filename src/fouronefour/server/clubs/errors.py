@@ -6,6 +6,7 @@ from __future__ import annotations
 import enum
 
 from ..errors import ErrorCode
+from ..players.errors import PlayerError
 
 
 class ClubCode(enum.StrEnum):
@@ -43,23 +44,7 @@ STATUS: dict[str, int] = {
 }
 
 
-class ClubError(Exception):
+class ClubError(PlayerError):
     """A refused club request: nothing it asked for happened."""
 
-    def __init__(
-        self, code: ClubCode | ErrorCode, message: str, retry_after: float | None = None
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.retry_after = retry_after
-
-    @property
-    def status(self) -> int:
-        return STATUS.get(self.code, 400)
-
-    def to_dict(self) -> dict[str, object]:
-        body: dict[str, object] = {"code": str(self.code), "message": self.message}
-        if self.retry_after is not None:
-            body["retry_after_ms"] = max(1, round(self.retry_after * 1000))
-        return body
+    STATUSES = STATUS

@@ -4,6 +4,8 @@ of their own, answered by the players' routes' :class:`~..routes.players.Gate` a
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from typing import ClassVar
 
 from ..errors import ErrorCode
 from ..players.errors import STATUS, PlayerCode, PlayerError
@@ -37,10 +39,8 @@ FRIEND_STATUS: dict[str, int] = {
 class FriendError(PlayerError):
     """A refused friends' request; nothing it asked for happened."""
 
-    def __init__(self, code: FriendCode | PlayerCode | ErrorCode, message: str) -> None:
-        super().__init__(ErrorCode.BAD_MESSAGE, message)
-        self.code = code  # type: ignore[assignment]  # (a code of ours, a str like theirs)
+    #: (Its own codes' statuses, then the players'.)
+    STATUSES: ClassVar[Mapping[str, int]] = {**STATUS, **FRIEND_STATUS}
 
-    @property
-    def status(self) -> int:
-        return FRIEND_STATUS.get(self.code, STATUS.get(self.code, 400))
+    def __init__(self, code: FriendCode | PlayerCode | ErrorCode, message: str) -> None:
+        super().__init__(code, message)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import enum
 
 from ..errors import ErrorCode
+from ..players.errors import PlayerError
 
 
 class MatchCode(enum.StrEnum):
@@ -30,21 +31,7 @@ STATUS: dict[str, int] = {
 }
 
 
-class MatchError(Exception):
-    def __init__(
-        self, code: MatchCode | ErrorCode, message: str, retry_after: float | None = None
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.retry_after = retry_after
+class MatchError(PlayerError):
+    """A refused quick-match or play-again request: nothing it asked for happened."""
 
-    @property
-    def status(self) -> int:
-        return STATUS.get(self.code, 400)
-
-    def to_dict(self) -> dict[str, object]:
-        body: dict[str, object] = {"code": str(self.code), "message": self.message}
-        if self.retry_after is not None:
-            body["retry_after_ms"] = max(1, round(self.retry_after * 1000))
-        return body
+    STATUSES = STATUS

@@ -4,6 +4,8 @@ those they share with the tables (:class:`~fouronefour.server.errors.ErrorCode`)
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from typing import ClassVar
 
 from ..errors import ErrorCode
 
@@ -46,11 +48,16 @@ STATUS: dict[str, int] = {
 
 class PlayerError(Exception):
     """A refused request about a player; nothing it asked for happened. The body is the
-    same shape as a table's error (``{"code", "message"}`` and details)."""
+    same shape as a table's error (``{"code", "message"}`` and details). The rooms built
+    on the players (clubs, friends, events, quick match) refuse with subclasses that name
+    their codes' statuses (:attr:`STATUSES`)."""
+
+    #: HTTP status of each code (400 otherwise).
+    STATUSES: ClassVar[Mapping[str, int]] = STATUS
 
     def __init__(
         self,
-        code: PlayerCode | ErrorCode,
+        code: enum.StrEnum,
         message: str,
         retry_after: float | None = None,
     ) -> None:
@@ -62,7 +69,7 @@ class PlayerError(Exception):
 
     @property
     def status(self) -> int:
-        return STATUS.get(self.code, 400)
+        return self.STATUSES.get(self.code, 400)
 
     def to_dict(self) -> dict[str, object]:
         body: dict[str, object] = {"code": str(self.code), "message": self.message}

@@ -5,8 +5,11 @@ theirs (routes/players.py ``Gate.answer``). A refused request changes nothing.""
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from typing import ClassVar
 
 from ..errors import ErrorCode
+from ..players.errors import STATUS as PLAYER_STATUS
 from ..players.errors import PlayerCode, PlayerError
 
 
@@ -41,9 +44,8 @@ STATUS: dict[str, int] = {
 class EventError(PlayerError):
     """A refused request about an event."""
 
-    def __init__(self, code: EventCode | ErrorCode | PlayerCode, message: str) -> None:
-        super().__init__(code, message)  # type: ignore[arg-type]
+    #: (Its own codes' statuses, then the players'.)
+    STATUSES: ClassVar[Mapping[str, int]] = {**PLAYER_STATUS, **STATUS}
 
-    @property
-    def status(self) -> int:
-        return STATUS.get(self.code, super().status)
+    def __init__(self, code: EventCode | ErrorCode | PlayerCode, message: str) -> None:
+        super().__init__(code, message)
