@@ -36,6 +36,7 @@ from fouronefour.server.tables.settings import TableSettings
 from fouronefour.server.tables.table import Table, TableOptions, Update
 
 from ..loopback import HTTP
+from .playerstores import make_store as make_store  # (the players' database, both kinds)
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -15,10 +14,9 @@ from fouronefour.server.clubs.service import Clubs
 from fouronefour.server.clubs.store import ClubStore
 from fouronefour.server.clubs.throttle import ClubThrottle
 from fouronefour.server.players.ratings import NEWCOMER
-from fouronefour.server.players.sqlite import sqlite_players
 from fouronefour.server.players.sqlstore import SqlPlayerStore
 from fouronefour.server.players.values import Profile
-from tests import sandbox
+from tests.server.playerstores import StoreFactory
 
 T = TypeVar("T")
 
@@ -48,21 +46,10 @@ class World:
 Scenario = Callable[[Callable[[World], Awaitable[T]]], T]
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Scenario[object]]:
+@pytest.fixture
+def world(make_store: StoreFactory) -> Iterator[Scenario[object]]:
     """Runs a scenario over a fresh database of the parameter's kind."""
-    if request.param == "sqlite":
-        path = str(tmp_path / "clubs.db")
-
-        def make() -> SqlPlayerStore:
-            return sqlite_players(path)
-    else:
-        postgres: sandbox.LocalPostgres = request.getfixturevalue("postgres")
-        url = postgres.new_database()
-        from fouronefour.server.players.postgres import postgres_players
-
-        def make() -> SqlPlayerStore:
-            return postgres_players(url)
+    make = make_store
 
     def run(scenario: Callable[[World], Awaitable[object]]) -> object:
         async def main() -> object:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
@@ -42,24 +42,10 @@ from fouronefour.server.storage import (
 )
 from fouronefour.server.storage.sqlite import GroupCommitStorage
 from tests import sandbox
+from tests.server.playerstores import StoreFactory
 
 T = TypeVar("T")
-StoreFactory = Callable[[], SqlPlayerStore]
 DAY = 86_400_000
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFactory]:
-    """Stores over one fresh place (a file, a database), not yet opened."""
-    if request.param == "sqlite":
-        path = str(tmp_path / "players.db")
-        yield lambda: sqlite_players(path)
-        return
-    postgres: sandbox.LocalPostgres = request.getfixturevalue("postgres")
-    url = postgres.new_database()
-    from fouronefour.server.players.postgres import postgres_players
-
-    yield lambda: postgres_players(url)
 
 
 def run(make: StoreFactory, scenario: Callable[[SqlPlayerStore], Awaitable[T]]) -> T:

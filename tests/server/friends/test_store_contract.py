@@ -5,34 +5,16 @@ migration step is the players' last)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-import pytest
-
 from fouronefour.server.friends.store import FriendStore, Invite, Relation
-from fouronefour.server.players.sqlite import sqlite_players
 from fouronefour.server.players.sqlstore import SqlPlayerStore
 from fouronefour.server.players.values import MatchRecord, MatchSeat, Profile, Rating
-from tests import sandbox
+from tests.server.playerstores import StoreFactory
 
 T = TypeVar("T")
-StoreFactory = Callable[[], SqlPlayerStore]
 NOW = 1_700_000_000_000
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFactory]:
-    if request.param == "sqlite":
-        path = str(tmp_path / "players.db")
-        yield lambda: sqlite_players(path)
-        return
-    postgres: sandbox.LocalPostgres = request.getfixturevalue("postgres")
-    url = postgres.new_database()
-    from fouronefour.server.players.postgres import postgres_players
-
-    yield lambda: postgres_players(url)
 
 
 def run(make: StoreFactory, scenario: Callable[[SqlPlayerStore, FriendStore], Awaitable[T]]) -> T:

@@ -4,38 +4,20 @@ once and shared, a profile's devices and choices, their export and deletion."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-import pytest
-
 from fouronefour.server.players.ratings import NEWCOMER
-from fouronefour.server.players.sqlite import sqlite_players
 from fouronefour.server.players.sqlstore import SqlPlayerStore
 from fouronefour.server.players.values import Profile
 from fouronefour.server.push.store import PushStore
 from fouronefour.server.push.subscriptions import MAX_PER_PROFILE, Subscription
 from fouronefour.server.push.vapid import VapidKeys
-from tests import sandbox
+from tests.server.playerstores import StoreFactory
 
 T = TypeVar("T")
-StoreFactory = Callable[[], SqlPlayerStore]
 P256DH = "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM"
 AUTH = "tBHItJI5svbpez7KI4CCXg"
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFactory]:
-    if request.param == "sqlite":
-        path = str(tmp_path / "players.db")
-        yield lambda: sqlite_players(path)
-        return
-    postgres: sandbox.LocalPostgres = request.getfixturevalue("postgres")
-    url = postgres.new_database()
-    from fouronefour.server.players.postgres import postgres_players
-
-    yield lambda: postgres_players(url)
 
 
 def run(make: StoreFactory, scenario: Callable[[SqlPlayerStore, PushStore], Awaitable[T]]) -> T:

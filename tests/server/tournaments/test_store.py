@@ -5,35 +5,19 @@ that two processes could race is made once."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import pytest
 
 from fouronefour.server.players.ratings import NEWCOMER
-from fouronefour.server.players.sqlite import sqlite_players
 from fouronefour.server.players.sqlstore import SqlPlayerStore
 from fouronefour.server.players.values import FORMER_PLAYER, Profile
 from fouronefour.server.tournaments.store import EventStore, Full, Taken
 from fouronefour.server.tournaments.values import Event, Game, Setup
-from tests import sandbox
+from tests.server.playerstores import StoreFactory
 
 T = TypeVar("T")
-StoreFactory = Callable[[], SqlPlayerStore]
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFactory]:
-    if request.param == "sqlite":
-        path = str(tmp_path / "players.db")
-        yield lambda: sqlite_players(path)
-        return
-    postgres: sandbox.LocalPostgres = request.getfixturevalue("postgres")
-    url = postgres.new_database()
-    from fouronefour.server.players.postgres import postgres_players
-
-    yield lambda: postgres_players(url)
 
 
 def run(make: StoreFactory, scenario: Callable[[SqlPlayerStore, EventStore], Awaitable[T]]) -> T:
