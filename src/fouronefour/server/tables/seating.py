@@ -44,10 +44,11 @@ def was_removed(removed: AbstractSet[str], token: object) -> bool:
     return any(hmac.compare_digest(digest, gone) for gone in removed)
 
 
-def refuse_removed(state: TableState, token: object, removed: bool = False) -> None:
-    """``kicked`` for a player the host removed from the table (known by their token, or
-    ``removed``: by their profile)."""
-    if removed or (token is not None and was_removed(state.removed, token)):
+def refuse_removed(state: TableState, token: object, profile: str | None = None) -> None:
+    """``kicked`` for a player the host removed from the table (known by their token, or,
+    signed in, by their ``profile``)."""
+    by_profile = profile is not None and removed_profile(profile) in state.removed
+    if by_profile or (token is not None and was_removed(state.removed, token)):
         raise TableError(
             ErrorCode.KICKED,
             "the host removed you from this table: only a seat handoff from the host seats "
@@ -84,9 +85,7 @@ def join(
     """A player takes a free (or bot) seat before a match or between matches, with the new
     token of ``token_hash``. ``token``: the one they had here, if any (a removed player's
     is refused, ``kicked``); ``profile``: theirs, if signed in."""
-    refuse_removed(state, token)
-    if profile is not None and removed_profile(profile) in state.removed:
-        refuse_removed(state, None, removed=True)
+    refuse_removed(state, token, profile)
     clean = check_name(name)
     _between_matches(state, "seats are taken before a match starts or between matches")
     old = state.seats[check_seat(seat, state.players)]
