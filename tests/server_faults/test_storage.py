@@ -28,7 +28,6 @@ from .live import (
     settle,
     shedding_policy,
     table_summary,
-    through_pause,
 )
 
 STORAGE_CODE = "storage_error"
@@ -73,6 +72,20 @@ async def _unanswered(conn: Conn, request_id: str, seconds: float) -> None:
     assert not any(m.get("id") == request_id for m in conn.messages if m["type"] == "ack")
 
 
+def _next_change(conns: list[Conn], version: int, request_id: str) -> tuple[Conn, dict[str, Any]]:
+    """The next change a player makes: a ready at a round's end, else the acting seat's move."""
+    state = conns[0].state
+    if state and state["round_end"]:
+        for conn in conns:
+            if conn.you is not None and conn.you["seat"] not in state["round_end"]["ready"]:
+                return conn, {"type": "ready", "id": request_id}
+    mover = acting(conns)
+    you = mover.you
+    assert you is not None
+    move = shedding_policy(you["seat"], you, None)
+    return mover, {"type": "move", "id": request_id, "v": version, "move": move}
+
+
 @pytest.mark.skipif(not is_root(), reason="mounting a tmpfs needs root")
 def test_full_disk_acknowledges_nothing_it_cannot_keep(tmp_path: Path) -> None:
     with tiny_disk() as disk, running(LiveServer(disk / "t.db", tmp_path / "server.log")) as server:
@@ -84,21 +97,19 @@ def test_full_disk_acknowledges_nothing_it_cannot_keep(tmp_path: Path) -> None:
             counts = [len(c.messages) for c in conns]
             filler = fill(disk)
             # SQLite may still have room inside its own files (a WAL it writes over from the
-            # start once copied back, free pages): moves are written and acknowledged until
+            # start once copied back, free pages): changes are written and acknowledged until
             # one needs a new block. That one meets the full disk: not acknowledged, nothing
-            # sent to anybody.
+            # sent to anybody. It is a move, or a player's ready at a round's end.
+            move: str | None = None
             for attempt in range(MAX_MOVES_IN_SLACK):
                 # (At a person's pace: the socket's message limit closes a flood, and the
                 # background passes' reads, which let SQLite start its WAL over, get their turn.)
                 await asyncio.sleep(0.05)
-                await through_pause(conns)
                 version = await settle(conns)
-                mover = acting(conns)
-                you = mover.you
-                assert you is not None
-                move = shedding_policy(you["seat"], you, None)
                 request_id = f"full-{attempt}"
-                await mover.send({"type": "move", "id": request_id, "v": version, "move": move})
+                mover, body = _next_change(conns, version, request_id)
+                move = body.get("move")
+                await mover.send(body)
                 try:
                     await mover.wait_for(lambda m, r=request_id: m.get("id") == r, timeout=1.0)
                 except TimeoutError:
@@ -106,7 +117,7 @@ def test_full_disk_acknowledges_nothing_it_cannot_keep(tmp_path: Path) -> None:
                 version = await settle(conns)
                 counts = [len(c.messages) for c in conns]
             else:
-                raise AssertionError(f"{MAX_MOVES_IN_SLACK} moves written on a full disk")
+                raise AssertionError(f"{MAX_MOVES_IN_SLACK} changes written on a full disk")
             await _unanswered(mover, request_id, 0.2)
             for c, count in zip(conns, counts, strict=True):
                 assert not [m for m in c.messages[count:] if m["type"] in ("update", "ack")]
@@ -123,11 +134,12 @@ def test_full_disk_acknowledges_nothing_it_cannot_keep(tmp_path: Path) -> None:
             snapshot = next(m for m in watcher.messages if m["type"] == "snapshot")
             assert snapshot["v"] <= version + 1
             await _unanswered(mover, request_id, 0.2)
-            # Space comes back: the refused move is written, then acknowledged; play goes on.
+            # Space comes back: the refused change is written, then acknowledged; play goes on.
             filler.unlink()
             ack = await mover.wait_for(lambda m: m.get("id") == request_id, timeout=10)
-            assert ack["type"] == "ack" and ack["move"] == move
-            assert ack["v"] == version + 1
+            assert ack["type"] == "ack", ack
+            if move is not None:
+                assert ack["move"] == move and ack["v"] == version + 1
             await play_moves(conns, 3)
             for c in [*conns, watcher]:
                 await c.close()

@@ -14,6 +14,7 @@ import { onChange, session } from "./session.js";
 import { showError, toast } from "./toast.js";
 
 let lists = { friends: [], incoming: [], outgoing: [], blocked: [] };
+let listsLoaded = false; // (a profile's friend buttons wait for them: no Add friend flashing)
 const statuses = new Map(); // friend id -> {status, table?}
 let invites = []; // waiting for this profile, newest first
 let blocked = new Set(); // profile ids this profile blocks (their chat is hidden)
@@ -102,6 +103,7 @@ export async function loadFriends() {
   } catch {
     return; // (no session, no players' room: nothing to show)
   }
+  listsLoaded = true;
   for (const friend of lists.friends) statuses.set(friend.id, { status: friend.status, table: friend.table });
   blocked = new Set(lists.blocked.map((p) => p.id));
   for (const listener of blockListeners) listener();
@@ -331,8 +333,8 @@ export function showProfileActions(id, own) {
   shownProfile = [id, own];
   const box = $("profile-friend");
   if (!box) return;
-  box.hidden = own || !id;
-  if (own || !id) return;
+  box.hidden = own || !id || !listsLoaded;
+  if (own || !id || !listsLoaded) return;
   const friend = lists.friends.some((f) => f.id === id);
   const asked = lists.outgoing.some((p) => p.id === id);
   const isBlocked = blocked.has(id);
