@@ -286,7 +286,7 @@ def haproxy_config(port: int, servers: list[tuple[str, int]], host: str = "127.0
         "    timeout client 60s",
         "    timeout server 60s",
         "    timeout tunnel 1h",
-        "    option redispatch",
+        "    option redispatch 1",  # (every retry elsewhere: docs/hosting.md)
         "    retries 2",
         "frontend play",
         f"    bind {host}:{port}",
