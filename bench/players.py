@@ -20,7 +20,7 @@ Reported: p50, p99 and max in milliseconds per operation and database. ``--passw
 also times N argon2id verifications at the documented parameters (players/passwords.py):
 a sign-in's cost, and so how many guesses one core can check a second. SQLite is a file in a
 temporary directory (WAL, as the server's, with the tables' storage open on it as in the
-server, whose checkpointer copies the WAL back beside the writers); PostgreSQL the tests'
+server, whose checkpointer alone copies the WAL back beside the writers); PostgreSQL the tests'
 throwaway server (tests/sandbox.py, fsync off as there: the figures are the queries', not
 the disk's).
 """
@@ -234,14 +234,35 @@ async def run_sqlite(args: argparse.Namespace, workdir: Path) -> None:
     # The tables' storage over the same file, as in the server: its checkpointer copies the
     # WAL back beside the writers (storage/sqlite.py, _Checkpointer).
     tables = GroupCommitStorage(path)
-    store = sqlite_players(path)
+    store = sqlite_players(path, checkpoints=False)  # (the tables' checkpointer does it)
     await store.open()
     try:
-        await store.rebuild_board()
-        await measure(store, args, "sqlite")
+        try:
+            await store.rebuild_board()
+            await measure(store, args, "sqlite")
+        finally:
+            tables.close()
+        await written_pages(store, path, args)  # (no checkpointer now: the WAL keeps all)
     finally:
         await store.close()
-        tables.close()
+
+
+async def written_pages(store: SqlPlayerStore, path: str, args: argparse.Namespace) -> None:
+    """How many pages a match end writes (the WAL's frames a commit adds): what the
+    checkpoints copy back and sync, and so what the slowest match ends wait behind."""
+    wal = Path(path + "-wal")
+    checkpoint = sqlite3.connect(path)
+    try:
+        checkpoint.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page = checkpoint.execute("PRAGMA page_size").fetchone()[0]
+    finally:
+        checkpoint.close()
+    rng = random.Random(args.seed + 1)
+    count = max(args.samples, 100)
+    for i in range(count):
+        await store.record_match(new_match(rng, args, args.samples + i))
+    frames = wal.stat().st_size / (page + 24)  # (a frame: a 24-byte header and its page)
+    print(f"  sqlite     match end writes {frames / count:.1f} pages", flush=True)
 
 
 async def run_postgres(args: argparse.Namespace, keep: Path | None) -> None:

@@ -19,7 +19,7 @@ import asyncpg
 from ..storage.postgres import migrate_in_place
 from ..storage.values import StorageError
 from .schema import CLUBS_STEP, FRIENDS_STEP, PUSH_STEP, TOURNAMENTS_STEP
-from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
+from .sqlstore import BOARD_INDEX_STEP, TALLIES_STEP, Row, SqlPlayerStore
 
 R = TypeVar("R")
 
@@ -79,6 +79,7 @@ MIGRATIONS: tuple[str, ...] = (
     PUSH_STEP,
     TOURNAMENTS_STEP,
     FRIENDS_STEP,
+    BOARD_INDEX_STEP,
 )
 
 

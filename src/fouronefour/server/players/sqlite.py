@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from ..storage.values import StorageError
 from .schema import CLUBS_STEP, FRIENDS_STEP, PUSH_STEP, TOURNAMENTS_STEP
-from .sqlstore import TALLIES_STEP, Row, SqlPlayerStore
+from .sqlstore import BOARD_INDEX_STEP, TALLIES_STEP, Row, SqlPlayerStore
 
 T = TypeVar("T")
 
@@ -75,6 +75,7 @@ MIGRATIONS: tuple[str, ...] = (
     PUSH_STEP,
     TOURNAMENTS_STEP,
     FRIENDS_STEP,
+    BOARD_INDEX_STEP,
 )
 
 
