@@ -194,3 +194,18 @@ def test_one_matcher_at_a_time(stores: Callable[[], object]) -> None:
         assert await one.lock("p1", 0.3)
 
     run(stores, scenario)
+
+
+def test_the_entries_of_some_profiles_are_read_at_once(stores: Callable[[], object]) -> None:
+    async def scenario(opened: Opened) -> None:
+        one, two = await opened(), await opened()
+        now = time.time()
+        ann = await one.join("ann", "Ann", 1.0, now)
+        bob = await one.join("bob", "Bob", 2.0, now + 1)
+        found = await two.entries(["bob", "nobody", "ann"])
+        assert sorted(found, key=lambda e: e.seq) == [ann, bob]
+        assert await two.entries([]) == []
+        await one.claim(["ann"], now)
+        assert await two.entries(["ann", "bob"]) == [bob]
+
+    run(stores, scenario)

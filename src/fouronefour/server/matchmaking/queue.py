@@ -66,6 +66,11 @@ class QueueStore(Protocol):
 
     async def entry(self, profile: str) -> Entry | None: ...
 
+    async def entries(self, profiles: Iterable[str]) -> list[Entry]:
+        """The entries of those of ``profiles`` who wait now (one read: play again looks
+        for the players' friends among them)."""
+        ...
+
     async def claim(self, profiles: Iterable[str], now: float) -> list[Entry] | None:
         """Take these people out of the queue together, if every one is still in it; their
         seat is :data:`MAKING` until :meth:`seated` (or :meth:`put_back`)."""
@@ -138,6 +143,9 @@ class LocalQueue:
 
     async def entry(self, profile: str) -> Entry | None:
         return self._entries.get(profile)
+
+    async def entries(self, profiles: Iterable[str]) -> list[Entry]:
+        return [e for e in map(self._entries.get, profiles) if e is not None]
 
     async def claim(self, profiles: Iterable[str], now: float) -> list[Entry] | None:
         wanted = list(profiles)

@@ -170,6 +170,14 @@ class RedisQueue:
         return None if raw is None else _entry(profile, raw)
 
     @_answered
+    async def entries(self, profiles: Iterable[str]) -> list[Entry]:
+        wanted = list(profiles)
+        if not wanted:
+            return []
+        found = await self._redis().hmget(ENTRIES, wanted)
+        return [_entry(p, raw) for p, raw in zip(wanted, found, strict=True) if raw is not None]
+
+    @_answered
     async def claim(self, profiles: Iterable[str], now: float) -> list[Entry] | None:
         wanted = list(profiles)
         keys = [ENTRIES, *(_seat_key(p) for p in wanted)]
