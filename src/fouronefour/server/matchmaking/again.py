@@ -1,8 +1,8 @@
 """Play again: when a match ends the host offers its players a new table, with the same
 partners or rotated ones; each person accepts or declines (or does not answer in time), and
 the new table is made with those who accepted, each at their seat (rotated: every seat but
-the host's first moves one place on, so partners change as the seats rotate), a bot (or, once
-the friends' room plugs in, a waiting friend: :class:`Substitutes`) in every other seat. The
+the host's first moves one place on, so partners change as the seats rotate), a waiting friend
+of theirs (:class:`Substitutes`: waitingfriends.py) or else a bot in every other seat. The
 new table keeps the old one's options: rated or casual, rules, timers, bots, private.
 
 The offer lives with the old table's owner (in a cluster, calls reach it relayed as a join
@@ -18,7 +18,7 @@ import contextlib
 import hmac
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -53,22 +53,33 @@ def rotated_seat(seat: int, players: int) -> int:
 
 
 class Substitutes(Protocol):
-    """Who takes a seat whose player declined, before a bot does (the friends' room: a friend
-    of the table's players waiting for a game). Returns people to seat, at most ``count``;
-    :meth:`seated` hands each their seat (their own way: a notice, their page's status)."""
+    """Who takes a seat whose player declined, before a bot does (waitingfriends.py: a
+    friend of those who accepted, waiting in quick match). :meth:`find` returns people to
+    seat, at most ``count``, none of ``others`` (the old table's people), each set aside for
+    this table; :meth:`seated` hands each their seat (their own way: their page's status, a
+    notice); :meth:`release` gives back those a table that was not made will not seat."""
 
-    def find(self, code: str, count: int) -> list[Sitter]: ...
+    async def find(
+        self, acceptors: Sequence[Sitter], others: Collection[str], count: int
+    ) -> list[Sitter]: ...
 
     async def seated(self, sitter: Sitter, seat: Seated) -> None: ...
+
+    async def release(self, sitters: Sequence[Sitter]) -> None: ...
 
 
 class Bots:
     """No substitutes: bots take the seats of those who declined."""
 
-    def find(self, code: str, count: int) -> list[Sitter]:
+    async def find(
+        self, acceptors: Sequence[Sitter], others: Collection[str], count: int
+    ) -> list[Sitter]:
         return []
 
     async def seated(self, sitter: Sitter, seat: Seated) -> None:
+        return None
+
+    async def release(self, sitters: Sequence[Sitter]) -> None:
         return None
 
 
@@ -90,6 +101,8 @@ class Offer:
     answers: dict[int, bool] = field(default_factory=dict)
     state: State = "open"
     seats: dict[int, Seated] = field(default_factory=dict)
+    #: The new table's seats a substitute (a waiting friend) took, rather than a bot.
+    substituted: set[int] = field(default_factory=set)
     settled_at: float | None = None
 
     def new_seat(self, seat: int) -> int:
@@ -111,15 +124,17 @@ class Offer:
         )
 
     def plan(self, substitutes: Sequence[Sitter] = ()) -> list[Sitter | None]:
-        """The new table's seats: who accepted, at their (rotated) seat; then substitutes;
-        None (a bot) elsewhere."""
+        """The new table's seats: who accepted, at their (rotated) seat; then substitutes,
+        in the seats of those who declined first, then in those bots held; None (a bot)
+        elsewhere."""
         seats: list[Sitter | None] = [None] * self.players
         for old, person in self.people.items():
             if self.answers.get(old):
                 seats[self.new_seat(old)] = person
+        declined = sorted(self.new_seat(old) for old in self.people if not self.answers.get(old))
         spare = iter(substitutes)
-        for i, taken in enumerate(seats):
-            if taken is None:
+        for i in [*declined, *(i for i in range(self.players) if i not in declined)]:
+            if seats[i] is None:
                 seats[i] = next(spare, None)
         return seats
 
@@ -137,6 +152,7 @@ class Offer:
                     "new_seat": self.new_seat(old),
                     "name": person.name,
                     "answer": _answer(self.answers.get(old)),
+                    **self._replaced(old),
                 }
                 for old, person in sorted(self.people.items())
             ],
@@ -145,6 +161,13 @@ class Offer:
         if mine is not None and self.answers.get(seat):
             body["table"] = mine.to_dict()
         return body
+
+    def _replaced(self, old: int) -> dict[str, str]:
+        """Who took the seat of a player who did not accept, once made: a waiting friend or
+        a bot (never which friend: a player who declined is no table-mate of theirs)."""
+        if self.state != "made" or self.answers.get(old):
+            return {}
+        return {"replaced_by": "friend" if self.new_seat(old) in self.substituted else "bot"}
 
 
 def _answer(given: bool | None) -> str:
@@ -287,24 +310,40 @@ class PlayAgain:
         self._spawn(self._build(offer))
 
     async def _build(self, offer: Offer) -> None:
+        found: list[Sitter] = []
+        handed: set[int] = set()  # (the substitutes seated, by id: names may repeat)
         try:
             if not any(offer.answers.get(s) for s in offer.people):
                 offer.state = "failed"
                 return
-            missing = sum(1 for s in offer.people if not offer.answers.get(s))
-            missing += offer.players - len(offer.people)
-            found = self.substitutes.find(offer.code, missing) if missing else []
+            found = await self._substitutes_for(offer)
             plan = offer.plan(found)
             offer.seats = await self._make(plan, dict(offer.options))
             offer.state = "made"
             for seat, sitter in enumerate(plan):
-                if sitter in found and seat in offer.seats:
+                if any(sitter is f for f in found) and seat in offer.seats:
+                    assert sitter is not None
+                    handed.add(id(sitter))
+                    offer.substituted.add(seat)
                     await self.substitutes.seated(sitter, offer.seats[seat])
         except MatchError as error:
             log.warning("table %s: the play-again table was not made: %s", offer.code, error)
             offer.state = "failed"
         finally:
             offer.settled_at = self._clock()
+            left = [f for f in found if id(f) not in handed]
+            if left:
+                await self.substitutes.release(left)
+
+    async def _substitutes_for(self, offer: Offer) -> list[Sitter]:
+        """Who takes the seats nobody who accepted holds, before bots (none: bots)."""
+        missing = sum(1 for s in offer.people if not offer.answers.get(s))
+        missing += offer.players - len(offer.people)
+        if not missing:
+            return []
+        acceptors = [p for s, p in sorted(offer.people.items()) if offer.answers.get(s)]
+        everyone = {p.profile for p in offer.people.values() if p.profile is not None}
+        return await self.substitutes.find(acceptors, everyone, missing)
 
     def _tidy(self, now: float) -> None:
         for code, offer in list(self.offers.items()):

@@ -19,6 +19,8 @@ from ..matchmaking.queue import LocalQueue, QueueStore
 from ..matchmaking.quickmatch import ChangeLimit, Person, QuickMatch
 from ..matchmaking.service import Matchmaking
 from ..matchmaking.tablemaker import Seated, Sitter, make_table
+from ..matchmaking.waitingfriends import WaitingFriends
+from ..notify import Notifier
 from .players import Gate
 
 if TYPE_CHECKING:
@@ -95,6 +97,12 @@ def build_matchmaking(state: ServerState) -> Matchmaking:
     spread = Spread(bot_fill_seconds=config.quickmatch_bot_seconds)
     quick = QuickMatch(queue, make, spread, limit=limit, present=present)
     state.players.keepers.append(quick)  # (in the export, gone with the profile)
-    again = PlayAgain(make, config.again_seconds, notifier=lambda: state.notifier)
+
+    def notifier() -> Notifier:  # (the server's as it is now: Web Push replaces it at start)
+        return state.notifier
+
+    # (a declined seat goes to a friend waiting in this queue first: waitingfriends.py)
+    substitutes = None if state.friends is None else WaitingFriends(state.friends, queue, notifier)
+    again = PlayAgain(make, config.again_seconds, notifier=notifier, substitutes=substitutes)
     state.operations.update(again.operations())
     return Matchmaking(quick, again)
