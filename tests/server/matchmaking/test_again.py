@@ -171,19 +171,6 @@ def test_who_does_not_answer_in_time_is_replaced_and_rated_stays_rated(tmp_path:
     run(tmp_path, scenario)
 
 
-class WaitingFriend:
-    """A friends' room as play again would ask it: one friend waiting for a game."""
-
-    def __init__(self) -> None:
-        self.handed: list[tuple[Sitter, Seated]] = []
-
-    def find(self, code: str, count: int) -> list[Sitter]:
-        return [Sitter("Friend", "pf")][:count]
-
-    async def seated(self, sitter: Sitter, seat: Seated) -> None:
-        self.handed.append((sitter, seat))
-
-
 class Told:
     """A notifier as Web Push is to the rooms (notify.py): here, what it was asked to send."""
 
@@ -206,24 +193,6 @@ def test_the_players_with_a_profile_are_told_of_the_offer(tmp_path: Path) -> Non
         assert [(p, n.kind, n.url, n.params["from"]) for p, n in told.sent] == [
             ("pb", "invite", f"/t/{old.code}", "Ann")
         ]
-
-    run(tmp_path, scenario)
-
-
-def test_a_waiting_friend_takes_a_declined_seat_before_a_bot(tmp_path: Path) -> None:
-    async def scenario(registry: TableRegistry, scheduler: ManualScheduler, _: Path) -> None:
-        old, seats = await finished(registry, scheduler)
-        friend = WaitingFriend()
-        again = PlayAgain(maker(registry), 30.0, Clock(), substitutes=friend)
-        again.offer(old, {"token": seats[0].token})
-        again.answer(old, {"token": seats[1].token, "accept": False})
-        again.answer(old, {"token": seats[2].token, "accept": True})
-        await again.settled()
-        code = again.look(old, {"token": seats[0].token})["offer"]["table"]["code"]
-        new = registry.tables[code]
-        assert [s.name for s in new.seats][:3] == ["Ann", "Friend", "Cy"]
-        assert new.seats[3].kind == "bot"
-        assert [(s.name, seat.seat) for s, seat in friend.handed] == [("Friend", 1)]
 
     run(tmp_path, scenario)
 
