@@ -298,6 +298,11 @@ function renderTableInvites() {
 function renderInvites() {
   const box = $("friend-invites");
   const now = Date.now();
+  // (an invite to a table this page holds a seat at leads nowhere new: a waiting friend's
+  // play-again seat, taken already; it is seen)
+  const taken = invites.filter((i) => storage.seat(i.code));
+  if (taken.length) invites = invites.filter((i) => !taken.includes(i));
+  for (const invite of taken) send({ type: "seen", id: invite.id });
   const live = invites.filter((i) => !i.expires_at || i.expires_at > now).slice(0, 3);
   box.hidden = !live.length;
   box.replaceChildren(
@@ -400,6 +405,7 @@ export function initFriends(open) {
     if (key !== tableKey) {
       tableKey = key;
       renderTableInvites();
+      renderInvites(); // (a seat taken here: its table's invites are seen)
     }
   });
 }

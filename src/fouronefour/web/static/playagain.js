@@ -1,7 +1,8 @@
 // Play again at a new table (docs/quickmatch.md): when a match is over the host offers the
 // same players a new table, with the same or rotated partners; each player accepts or
 // declines in the results dialog; who accepted goes to the new table once it is made
-// (declined seats get bots). Every call carries this page's seat token in its body.
+// (declined seats get a waiting friend of theirs, or bots). Every call carries this page's
+// seat token in its body.
 
 import { t } from "./i18n.js";
 import { ApiError } from "./net.js";
@@ -73,7 +74,8 @@ function render(offer) {
   people.replaceChildren(
     ...offer.people.map((person) => {
       const item = el("li", `again-person again-${person.answer}`);
-      item.append(el("span", "again-name", person.name), el("span", "again-said", t(`again_answer_${person.answer}`)));
+      const said = person.replaced_by === "friend" ? "again_answer_friend" : `again_answer_${person.answer}`;
+      item.append(el("span", "again-name", person.name), el("span", "again-said", t(said)));
       return item;
     }),
   );
