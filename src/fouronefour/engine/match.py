@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import ACE, RANKS, deck_counts
+from .cards import ACE, INDEX, RANKS, deck_counts
 from .errors import IllegalMove
 from .round import Round
 from .rules import Rules
@@ -176,7 +176,7 @@ class Match:
                 self.levels,
             ),
         )
-        if start_level == ACE and len(caught) == len(opponents):
+        if (start_level == ACE and len(caught) == len(opponents)) or self._goal_reached(team):
             self._winner = team
             return
         round_number = len(self._results) + 1
@@ -188,6 +188,14 @@ class Match:
             previous_finished=finished_round.finished,
             previous_caught=caught,
         )
+
+    def _goal_reached(self, team: int) -> bool:
+        """A shorter match (``rules.goal``, docs/rules.md section 10) is won by the team
+        that wins its one round, or whose level first reaches the goal."""
+        goal = self.rules.goal
+        if goal == "match":
+            return False
+        return goal == "round" or self._levels[team] >= INDEX[goal]
 
     def view(self, seat: int) -> dict[str, Any]:
         """The round's view for ``seat`` plus the match's public facts."""

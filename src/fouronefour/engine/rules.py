@@ -9,6 +9,9 @@ from typing import Any, Literal
 BombLadder = Literal["listed", "size"]
 #: The bomb ladders a rule set may name (docs/rules.md section 10).
 BOMB_LADDERS: tuple[BombLadder, ...] = ("listed", "size")
+#: What ends a match (docs/rules.md section 10): the whole match (section 7), one round, or
+#: the first side whose level reaches a level ("3" to "A"; a club's event plays these).
+GOALS: tuple[str, ...] = ("match", "round", *"3456789TJQKA")
 
 #: The fewest and most seats, and the most decks, a rule set may have. The rules set no upper
 #: bound; these keep what a table costs bounded (and one deck always deals every seat a card).
@@ -32,6 +35,7 @@ class Rules:
     hooking: bool = True
     tribute: bool = True
     bomb_ladder: BombLadder = "listed"
+    goal: str = "match"
 
     def __post_init__(self) -> None:
         players = self.players
@@ -52,6 +56,8 @@ class Rules:
                 raise ValueError(f"{flag} must be True or False, not {value!r}")
         if not isinstance(self.bomb_ladder, str) or self.bomb_ladder not in BOMB_LADDERS:
             raise ValueError(f"bomb_ladder must be 'listed' or 'size', not {self.bomb_ladder!r}")
+        if not isinstance(self.goal, str) or self.goal not in GOALS:
+            raise ValueError(f"goal must be 'match', 'round' or a level 3 to A, not {self.goal!r}")
 
     @property
     def deck_count(self) -> int:
@@ -60,14 +66,19 @@ class Rules:
         return self.decks
 
     def to_dict(self) -> dict[str, object]:
-        """The rules as a JSON-ready dict (``decks`` resolved); :meth:`from_dict` reads it."""
-        return {
+        """The rules as a JSON-ready dict (``decks`` resolved); :meth:`from_dict` reads it.
+        ``goal`` only when it is not the whole match: a table's rules read, store and send
+        as they always did unless a shorter match was asked for."""
+        rules: dict[str, object] = {
             "players": self.players,
             "decks": self.deck_count,
             "hooking": self.hooking,
             "tribute": self.tribute,
             "bomb_ladder": self.bomb_ladder,
         }
+        if self.goal != "match":
+            rules["goal"] = self.goal
+        return rules
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
@@ -100,6 +111,7 @@ RULE_FIELDS: tuple[str, ...] = tuple(field.name for field in fields(Rules))
 
 __all__ = [
     "BOMB_LADDERS",
+    "GOALS",
     "MAX_DECKS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",

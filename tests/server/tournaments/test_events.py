@@ -76,7 +76,9 @@ def test_a_swiss_of_pairs_is_played_to_the_end_by_bots_for_absent_players(club: 
             # A private table: the club's members have its invite; a stranger, nothing.
             assert club.stranger().get(f"/api/tables/{code}").status_code == 404
             table = admin.http.get(f"/api/tables/{code}", headers={"X-Invite": invite}).json()
-            assert table["status"] in ("playing", "finished") and table["match_number"] == 1
+            # Decided, the table's match is over: its length is the event's (one round).
+            assert table["status"] == "finished" and table["match_number"] == 1
+            assert table["options"]["goal"] == "round"
             assert [s["kind"] for s in table["seats"]] == ["human"] * 4
             north = shown_table["north"][0]["name"].split(" & ")
             assert [table["seats"][0]["name"], table["seats"][2]["name"]] == north

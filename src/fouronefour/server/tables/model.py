@@ -38,6 +38,7 @@ OPTION_KEYS = frozenset(
         "hooking",
         "tribute",
         "bomb_ladder",
+        "goal",
         "turn_seconds",
         "hook_seconds",
         "hook_mode",
@@ -206,7 +207,7 @@ class TableOptions:
     def from_dict(cls, data: dict[str, Any]) -> TableOptions:
         """Options as stored (trusted: written by :meth:`to_dict`)."""
         return cls(
-            Rules.from_dict({key: data[key] for key in RULE_FIELDS}),
+            Rules.from_dict({key: data[key] for key in RULE_FIELDS if key in data}),
             float(data["turn_seconds"]),
             float(data["hook_seconds"]),
             data["hook_mode"],

@@ -7,8 +7,8 @@ their player comes: the seat is away), reads each table's result when its length
 it, and finishes after the last round. Everything is in the store, so a restart (or another
 process) goes on where it was.
 
-A decided table plays on to its match's end (the table core has no way to end a match
-early): its result in the event is the one at the moment it was decided.
+A table's match is as long as the event's (the rules' ``goal``: one round, or until a side
+reaches a level): the table ends when its result in the event is decided.
 """
 
 from __future__ import annotations
@@ -364,6 +364,10 @@ class Tournaments:
             "players": 4,
             "bot": event.setup.bot,
         }
+        if event.setup.length != "match":
+            # The table's match ends when the event's length decides it (rules ``goal``,
+            # docs/rules.md section 10): its players see the table decided, not play on.
+            request["goal"] = event.setup.length
         # Private: its seats and its watching are for the club's members, who have the
         # invite on the event's page (tables/invites.py).
         invite, invite_hash = new_invite()

@@ -4,7 +4,7 @@
 import { t } from "./i18n.js";
 import { moveLabel } from "./cards.js";
 import { $, button } from "./dom.js";
-import { decisionOf, tableView } from "./state.js";
+import { decisionOf, eventGoal, tableView } from "./state.js";
 import { request, serverNow, session } from "./session.js";
 import { renderRoundPanel } from "./roundpanel.js";
 import { renderRoundEnd } from "./roundend.js";
@@ -46,7 +46,9 @@ function renderStatus(view) {
   let text = "";
   let deadline = null;
   const current = decisionOf(state);
-  if (pub.match_over) {
+  if (pub.match_over && eventGoal(state)) {
+    text = t("event_table_decided", { team: teamName(pub.match_winner) });
+  } else if (pub.match_over) {
     text = t("match_won", { team: teamName(pub.match_winner) });
   } else if (pub.paused) {
     text = t("table_paused");
@@ -88,7 +90,8 @@ function renderStatus(view) {
     const replay = button("btn btn-small", t("replay_open"), "status-replay");
     replay.addEventListener("click", () => openReplays());
     line.append(" ", replay);
-    if (state.host && state.role === "player") {
+    // (An event's table is decided: the event makes the next round's tables.)
+    if (state.host && state.role === "player" && !eventGoal(state)) {
       const again = button("btn btn-small btn-primary", t("play_again"), "status-play-again");
       again.addEventListener("click", playAgain);
       line.append(" ", again);

@@ -3,7 +3,7 @@
 
 import { t } from "./i18n.js";
 import { $ } from "./dom.js";
-import { eventTypes, lastRoundEnd, tableView } from "./state.js";
+import { eventGoal, eventTypes, lastRoundEnd, tableView } from "./state.js";
 import { request, session } from "./session.js";
 import { renderResults } from "./table.js";
 import { showError } from "./toast.js";
@@ -40,7 +40,7 @@ export function showResults(result, previousLevels) {
   const over =
     Boolean(state.state && state.state.match_over) && result === state.results[state.results.length - 1];
   $("results-title").textContent = over
-    ? t("match_over_title")
+    ? t(eventGoal(state) ? "event_table_decided_title" : "match_over_title")
     : t("round_over_title", { n: result.round_number || state.results.length });
   renderResults($("results-body"), tableView(state), result, previousLevels);
   const opening = $("results").hidden;

@@ -242,3 +242,10 @@ export function tableView(state) {
     view: state.state ? gameView(state) : null,
   };
 }
+
+/** A match shorter than the whole (rules `goal`, docs/rules.md section 10): a club event's
+ * table, which ends when the event's length decides it. */
+export function eventGoal(state) {
+  const goal = state.table && state.table.options ? state.table.options.goal : undefined;
+  return Boolean(goal) && goal !== "match";
+}
