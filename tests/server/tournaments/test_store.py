@@ -98,8 +98,8 @@ def test_a_start_and_a_round_happen_once(make_store: StoreFactory) -> None:
         decided = Game(1, 0, ("cat",), ("ann",), "ABCDE", "s3cret", "decided", "east", -2, 9)
         assert await events.set_game("ev1", decided, "lobby")
         assert await events.games("ev1") == [decided]
-        assert await events.finish("ev1")
-        assert not await events.finish("ev1")
+        assert await events.finish("ev1", 10_000)
+        assert not await events.finish("ev1", 11_000)
         assert await events.running() == []
         assert await events.count_unfinished("club1") == 0
 

@@ -15,7 +15,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import ErrorCode, TableError
 from .errors import ClubCode, ClubError
@@ -55,6 +55,13 @@ def is_id(value: object) -> bool:
     return isinstance(value, str) and _ID.fullmatch(value) is not None
 
 
+class HistoryChapter(Protocol):
+    """Entries of a club's history from another room: each a dict with its ``kind`` and
+    ``finished_at`` (ms), newest first."""
+
+    async def club_history(self, club_id: str, limit: int) -> list[dict[str, Any]]: ...
+
+
 class Clubs:
     """The clubs over their store; ``check_settings`` refuses table settings no table would
     take (the registry's own checks: ``TableError``)."""
@@ -74,6 +81,9 @@ class Clubs:
         self._check_settings = check_settings
         self._clock = clock
         self._lines = itertools.count()
+        #: What other rooms add to a club's history (the events' final tables: the
+        #: tournaments, a room above this one, add theirs when the server is built).
+        self.chapters: list[HistoryChapter] = []
         # club id -> (until when, results among members), least recently read first
         self._among: OrderedDict[str, tuple[float, dict[str, tuple[int, int]]]] = OrderedDict()
 
@@ -317,8 +327,14 @@ class Clubs:
         return among
 
     async def history(self, club_id: object, profile_id: str) -> list[dict[str, Any]]:
+        """The club's last :data:`HISTORY_LIMIT` entries, newest first: its matches
+        (``kind`` "match") and what the other rooms add (:attr:`chapters`: the events)."""
         club, _ = await self.membership(club_id, profile_id)
-        return await self.store.history(club.id, HISTORY_LIMIT)
+        entries = [{"kind": "match", **m} for m in await self.store.history(club.id, HISTORY_LIMIT)]
+        for chapter in self.chapters:
+            entries += await chapter.club_history(club.id, HISTORY_LIMIT)
+        entries.sort(key=lambda entry: -int(entry["finished_at"]))  # (stable: ties keep order)
+        return entries[:HISTORY_LIMIT]
 
     # ---------------------------------------------------------------- chat wall
 

@@ -18,7 +18,13 @@ import asyncpg
 
 from ..storage.postgres import migrate_in_place
 from ..storage.values import StorageError
-from .schema import CLUBS_STEP, FRIENDS_STEP, PUSH_STEP, TOURNAMENTS_STEP
+from .schema import (
+    CLUBS_STEP,
+    FRIENDS_STEP,
+    PUSH_STEP,
+    TOURNAMENT_FINALS_STEP,
+    TOURNAMENTS_STEP,
+)
 from .sqlstore import BOARD_INDEX_STEP, TALLIES_STEP, Row, SqlPlayerStore
 
 R = TypeVar("R")
@@ -80,6 +86,7 @@ MIGRATIONS: tuple[str, ...] = (
     TOURNAMENTS_STEP,
     FRIENDS_STEP,
     BOARD_INDEX_STEP,
+    TOURNAMENT_FINALS_STEP,
 )
 
 

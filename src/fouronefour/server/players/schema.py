@@ -101,3 +101,22 @@ CREATE INDEX friend_invites_to ON friend_invites (to_id, expires_at);
 CREATE INDEX friend_invites_from ON friend_invites (from_id);
 CREATE INDEX friend_invites_expiry ON friend_invites (expires_at);
 """
+
+
+# ---------------------------------------------------------------- tournaments/, its final table
+
+#: The step that keeps a finished event's final standings for its club's history
+#: (tournaments/history.py): when the event finished, and one row a player of each place
+#: (a pair's two; none for a bot partner; ``profile_id`` NULL once the profile is deleted),
+#: written once, with the event's finish.
+TOURNAMENT_FINALS_STEP = """
+ALTER TABLE tournament_events ADD COLUMN finished_at BIGINT;
+CREATE INDEX tournament_events_finished ON tournament_events (club_id, finished_at);
+CREATE TABLE tournament_final (
+    event_id TEXT NOT NULL, place INTEGER NOT NULL, member INTEGER NOT NULL,
+    entrant TEXT NOT NULL, profile_id TEXT, points INTEGER NOT NULL,
+    buchholz INTEGER NOT NULL, level_difference INTEGER NOT NULL,
+    head_to_head INTEGER NOT NULL, played INTEGER NOT NULL, won INTEGER NOT NULL,
+    byes INTEGER NOT NULL, PRIMARY KEY (event_id, place, member));
+CREATE INDEX tournament_final_profile ON tournament_final (profile_id);
+"""

@@ -18,7 +18,13 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, TypeVar
 
 from ..storage.values import StorageError
-from .schema import CLUBS_STEP, FRIENDS_STEP, PUSH_STEP, TOURNAMENTS_STEP
+from .schema import (
+    CLUBS_STEP,
+    FRIENDS_STEP,
+    PUSH_STEP,
+    TOURNAMENT_FINALS_STEP,
+    TOURNAMENTS_STEP,
+)
 from .sqlstore import BOARD_INDEX_STEP, TALLIES_STEP, Row, SqlPlayerStore
 
 T = TypeVar("T")
@@ -76,6 +82,7 @@ MIGRATIONS: tuple[str, ...] = (
     TOURNAMENTS_STEP,
     FRIENDS_STEP,
     BOARD_INDEX_STEP,
+    TOURNAMENT_FINALS_STEP,
 )
 
 

@@ -189,12 +189,18 @@ class ServerState:
     def _tournaments(self, clubs: ClubAccess | None) -> None:
         """The clubs' events, in the players' database, over this server's clubs (or the
         ``clubs`` given: tests, the bench)."""
+        from ..tournaments.history import ClubEvents
         from ..tournaments.service import Tournaments
         from ..tournaments.store import EventStore, ProfileEvents
 
         events = EventStore(self.backends.players.db)
         # (A profile's events are in its export, and leave with it: players/service.py.)
         self.players.keepers.append(ProfileEvents(events))
+        # A finished event's final table is in its club's history, and in its players'
+        # exports (a deleted profile's place stays, as a former player's).
+        finals = ClubEvents(self.backends.players.db)
+        self.players.keepers.append(finals)
+        self.clubs.chapters.append(finals)
         self.tournaments = Tournaments(
             events,
             self.clubs if clubs is None else clubs,

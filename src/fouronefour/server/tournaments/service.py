@@ -37,6 +37,7 @@ from ..turns import keep_taking_turns
 from . import pairing
 from .access import ADMINS, ClubAccess
 from .errors import EventCode, EventError
+from .history import final_rows
 from .lengths import decided
 from .standings import Result, Standing, standings
 from .store import EventStore, Full, Taken
@@ -303,7 +304,10 @@ class Tournaments:
                 current = [g for g in games if g.round == event.round]
                 if event.round == 0 or all(g.status in ("decided", "bye") for g in current):
                     if event.round >= event.setup.rounds:
-                        await self.store.finish(event_id)
+                        # (Its final table goes to the club's history with the finish.)
+                        players = await self.store.players(event_id)
+                        final = final_rows(event, players, event_standings(event, games))
+                        await self.store.finish(event_id, self._now(), final)
                         return
                     await self._pair(event, games)
                     continue

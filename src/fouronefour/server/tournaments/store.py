@@ -16,6 +16,7 @@ import orjson
 
 from ..players.sqlstore import Db, Row
 from ..players.values import FORMER_PLAYER
+from .history import FINAL_COLUMNS, FinalRow
 from .values import Event, Game, Player, Setup
 
 R = TypeVar("R")
@@ -312,14 +313,26 @@ class EventStore:
             return changed > 0
 
     @_on_db
-    async def finish(self, event_id: str) -> bool:
+    async def finish(self, event_id: str, now: int, final: Sequence[FinalRow] = ()) -> bool:
+        """Finish a running event with its ``final`` table (history.py) for its club's
+        history: both at once, once (False: it was finished meanwhile, nothing written)."""
         async with self.db.write() as conn:
             changed = await conn.execute(
-                "UPDATE tournament_events SET status = 'finished'"
+                "UPDATE tournament_events SET status = 'finished', finished_at = ?"
                 " WHERE id = ? AND status = 'running'",
+                now,
                 event_id,
             )
-            return changed > 0
+            if not changed:
+                return False
+            if not final:
+                return True
+            await conn.executemany(
+                f"INSERT INTO tournament_final ({FINAL_COLUMNS})"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [row.values(event_id) for row in final],
+            )
+            return True
 
     @_on_db
     async def of_profile(self, profile_id: str) -> list[dict[str, Any]]:
