@@ -323,6 +323,7 @@ def test_leaderboard_results_among_members_and_history(world: Scenario[object]) 
         assert [row["rank"] for row in board] == [1, 2, 3]
         history = await w.clubs.history(cid, "cat")
         assert [(h["code"], h["number"]) for h in history] == [("CLUBA1", 1)]
+        assert history[0]["kind"] == "match"  # (beside the events' final tables: "event")
         assert [s["profile"] for s in history[0]["seats"]] == ["ann", "bob", "cat", None]
         # A deleted member's seat stays in the history as a former player's.
         await w.players.delete_profile("cat")

@@ -51,5 +51,16 @@ def test_an_event_of_a_real_club(tmp_path: Path) -> None:
         assert shown["status"] == "finished"
         playing = {s["entrant"] for s in shown["standings"]}
         assert playing == {owner.id, *(m.id for m in members)}  # (the banned one: not)
+        # Its final table is in the club's history, once, with the standings of its page.
+        history = members[2].get(f"/api/clubs/{club}/history").json()
+        finals = [entry for entry in history if entry["kind"] == "event"]
+        assert [entry["event"] for entry in finals] == [event["id"]]
+        assert finals[0]["link"] == f"/e/{event['id']}" and finals[0]["name"] == "Cup"
+        shown_table = [(s["place"], s["entrant"], s["points"], s["buchholz"])
+                       for s in shown["standings"]]  # fmt: skip
+        kept = [(s["place"], s["players"][0]["profile"], s["points"], s["buchholz"])
+                for s in finals[0]["standings"]]  # fmt: skip
+        assert kept == shown_table
+        assert banned.get(f"/api/clubs/{club}/history").status_code == 404
     finally:
         server.__exit__()
