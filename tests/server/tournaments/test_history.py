@@ -132,4 +132,3 @@ def test_an_event_finished_with_no_final_rows_still_finishes(make_store: StoreFa
         assert await ClubEvents(players.db).club_history("club1", 30) == []
 
     run(make_store, scenario)
-

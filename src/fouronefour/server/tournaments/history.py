@@ -36,11 +36,13 @@ class FinalRow:
 
     def values(self, event_id: str) -> tuple[Any, ...]:
         s = self.standing
-        return (event_id, s.place, self.member, s.entrant, self.profile_id, s.points,
-                s.buchholz, s.level_difference, s.head_to_head, s.played, s.won, s.byes)  # fmt: skip
+        return (event_id, s.place, self.member, s.entrant, self.profile_id, s.points, s.buchholz,
+                s.level_difference, s.head_to_head, s.played, s.won, s.byes)  # fmt: skip
 
 
-def final_rows(event: Event, players: Sequence[Player], table: Sequence[Standing]) -> list[FinalRow]:
+def final_rows(
+    event: Event, players: Sequence[Player], table: Sequence[Standing]
+) -> list[FinalRow]:
     """The rows of ``event``'s final ``table``: each place's players in registration order
     (a pair whose partner was a bot has one)."""
     individuals = event.setup.entry == "individuals"

@@ -191,12 +191,13 @@ class EventStore:
     @_on_db
     async def players(self, event_id: str) -> list[Player]:
         """The registered players, with their profile's name now (a deleted profile's is
-        :data:`FORMER_PLAYER`), in registration order."""
+        :data:`FORMER_PLAYER`), in registration order (who registered a pair first)."""
         async with self.db.read() as conn:
             rows = await conn.fetch(
                 "SELECT t.profile_id, t.team, p.name, t.registered_at, p.deleted"
                 " FROM tournament_players t LEFT JOIN player_profiles p ON p.id = t.profile_id"
-                " WHERE t.event_id = ? ORDER BY t.registered_at, t.team, t.profile_id",
+                " WHERE t.event_id = ? ORDER BY t.registered_at, t.team,"
+                " CASE WHEN t.profile_id = t.team THEN 0 ELSE 1 END, t.profile_id",
                 event_id,
             )
         return [

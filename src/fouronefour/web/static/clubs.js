@@ -245,6 +245,10 @@ async function loadHistory() {
   const list = $("club-history");
   list.replaceChildren();
   for (const entry of entries) {
+    if (entry.kind === "event") {
+      list.append(eventEntry(entry));
+      continue;
+    }
     const item = el("li", "game-item");
     const when = new Date(entry.finished_at).toLocaleString(i18n.language(), { dateStyle: "medium", timeStyle: "short" });
     const head = el("div", "game-head");
@@ -259,6 +263,44 @@ async function loadHistory() {
     list.append(item);
   }
   $("club-history-none").hidden = entries.length > 0;
+}
+
+/** Places of a finished event the club's history shows (the rest: on the event's page). */
+const EVENT_PLACES_SHOWN = 8;
+
+/** A finished event in the club's history: its name (a link to its page) and its final
+ * table, small; names are the players' own (text), a deleted profile's "a former player". */
+function eventEntry(entry) {
+  const item = el("li", "game-item club-history-event");
+  item.dataset.testid = "club-history-event";
+  const when = new Date(entry.finished_at).toLocaleString(i18n.language(), { dateStyle: "medium", timeStyle: "short" });
+  const head = el("div", "game-head");
+  const link = el("a", "club-history-event-name", entry.name);
+  link.href = entry.link;
+  link.addEventListener("click", (e) => {
+    e.preventDefault();
+    go(entry.link);
+  });
+  head.append(link, el("span", "hint-text", `${t("club_history_event")} · ${when}`));
+  const table = el("table", "ev-standings club-history-standings");
+  const titles = el("tr");
+  for (const key of ["ev_place", "ev_entrant", "ev_points", "ev_buchholz"]) {
+    const cell = el("th", null, t(key));
+    cell.scope = "col";
+    titles.append(cell);
+  }
+  table.append(titles);
+  for (const place of entry.standings.slice(0, EVENT_PLACES_SHOWN)) {
+    const names = place.players.map((player) => (player.former ? t("former_player") : player.name));
+    if (entry.entry === "pairs" && names.length === 1) names.push(t("ev_bot_partner"));
+    const row = el("tr");
+    for (const value of [place.place, names.join(" & "), place.points, place.buchholz]) row.append(el("td", null, String(value)));
+    table.append(row);
+  }
+  item.append(head, table);
+  const more = entry.standings.length - EVENT_PLACES_SHOWN;
+  if (more > 0) item.append(el("p", "hint-text", t("club_history_event_more", { n: more })));
+  return item;
 }
 
 async function loadChat() {

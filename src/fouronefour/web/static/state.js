@@ -221,6 +221,8 @@ export function gameView(state) {
     round_number: pub.round_number,
     match_over: pub.match_over,
     match_winner: pub.match_winner,
+    // (A club event's table: its match ends when the event's length decides it.)
+    event_goal: eventGoal(state),
     is_over: Boolean(pub.match_over),
     pause: pub.pause || null,
     paused: Boolean(pub.paused),

@@ -519,7 +519,8 @@ export function renderResults(root, state, result, previousLevels) {
   });
   root.append(summary);
   if (view.match_over && view.match_winner !== null && view.match_winner !== undefined) {
-    const banner = el("div", "winner-banner", t("match_won", { team: teamName(view.match_winner) }));
+    const won = view.event_goal ? "event_table_decided" : "match_won";
+    const banner = el("div", "winner-banner", t(won, { team: teamName(view.match_winner) }));
     banner.dataset.testid = "match-winner";
     root.append(banner);
   }

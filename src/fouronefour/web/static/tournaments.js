@@ -7,6 +7,7 @@ import { t, onLanguageChange } from "./i18n.js";
 import { ApiError, csrfToken } from "./net.js";
 import { $, el, button, showScreen } from "./dom.js";
 import { showError } from "./toast.js";
+import { currentProfile, loadMe } from "./profile.js";
 
 const POLL_MS = 3000;
 const FORMATS = ["swiss", "round_robin"];
@@ -15,6 +16,9 @@ const LENGTHS = ["round", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K",
 
 let shown = null; // { view: "event", id } or { view: "club", club }
 let timer = null;
+// The partner picker of the event shown: the club's members (read once a visit) and the
+// one chosen, kept across the page's repaints.
+let picker = { event: null, members: null, chosen: "" };
 let navigate = (path) => {
   history.pushState(null, "", path);
 };
@@ -204,8 +208,34 @@ async function paintEvent(id) {
     return;
   }
   if (!stillShown(route)) return;
+  const poll = () => {
+    if (event.status !== "finished") timer = setTimeout(() => stillShown(route) && paintEvent(id), POLL_MS);
+  };
+  // (Not while a partner is being chosen: a repaint would close the list.)
+  const choosing = document.activeElement && document.activeElement.dataset.testid === "ev-partner";
+  if (choosing) return poll();
+  if (picker.event !== event.id) picker = { event: event.id, members: null, chosen: "" };
+  if (wantsPartner(event) && picker.members === null) picker.members = await clubMembers(event.club);
+  if (!stillShown(route)) return;
   screen().replaceChildren(eventPanel(event), homeLink());
-  if (event.status !== "finished") timer = setTimeout(() => stillShown(route) && paintEvent(id), POLL_MS);
+  poll();
+}
+
+/** The asker may register with a partner: a fixed pairs event, open, they not in it. */
+function wantsPartner(event) {
+  return event.status === "open" && event.entry === "pairs" && !event.you.registered;
+}
+
+/** The club's members as a partner picker offers them ([{id, name}]; [] if unreadable). */
+async function clubMembers(club) {
+  try {
+    if (!currentProfile()) await loadMe();
+    const page = await call("GET", `/api/clubs/${encodeURIComponent(club)}`);
+    return page.members.map((member) => ({ id: member.id, name: member.name }));
+  } catch (error) {
+    showError(error);
+    return [];
+  }
 }
 
 function lengthText(length) {
@@ -255,6 +285,7 @@ function actions(event) {
   };
   if (event.status === "open") {
     if (event.you.registered) row.append(act(t("ev_withdraw"), "ev-withdraw", "withdraw"));
+    else if (wantsPartner(event)) row.append(partnerPicker(event), registerWithPartner(event));
     else row.append(act(t("ev_register"), "ev-register", "register"));
     if (event.you.admin) {
       const start = act(t("ev_start"), "ev-start", "start");
@@ -266,12 +297,69 @@ function actions(event) {
   return row;
 }
 
+/** Who may be chosen as a partner: the club's members but the asker and the registered. */
+function partnerPicker(event) {
+  const me = currentProfile();
+  const taken = new Set(event.players.map((player) => player.profile_id));
+  const choices = (picker.members || []).filter((member) => !taken.has(member.id) && !(me && member.id === me.id));
+  const node = el("select");
+  node.dataset.testid = "ev-partner";
+  const alone = el("option", null, t("ev_partner_none"));
+  alone.value = "";
+  node.append(alone);
+  for (const member of [...choices].sort((a, b) => a.name.localeCompare(b.name))) {
+    const option = el("option", null, member.name);
+    option.value = member.id;
+    node.append(option);
+  }
+  node.value = choices.some((member) => member.id === picker.chosen) ? picker.chosen : "";
+  picker.chosen = node.value;
+  node.addEventListener("change", () => {
+    picker.chosen = node.value;
+  });
+  return field(t("ev_partner"), node);
+}
+
+function registerWithPartner(event) {
+  const node = button("btn", t("ev_register"), "ev-register");
+  node.addEventListener("click", async () => {
+    node.disabled = true;
+    const partner = picker.chosen;
+    try {
+      await call("POST", `/api/events/${encodeURIComponent(event.id)}/register`, partner ? { partner } : {});
+      picker.chosen = "";
+      await showTournamentRoute(shown);
+    } catch (error) {
+      node.disabled = false;
+      showError(error);
+      // (A partner who registered meanwhile, or left the club: offer the list as it is now.)
+      if (partner) picker.members = null;
+    }
+  });
+  return node;
+}
+
 function playersList(event) {
   const block = el("div", "ev-block");
   block.append(el("h3", null, t("ev_players", { n: event.players.length })));
   const list = el("ul", "ev-players");
   list.dataset.testid = "ev-players";
-  for (const player of event.players) list.append(el("li", null, player.name));
+  if (event.entry === "pairs") {
+    // Registered pairs together; a player who came alone is drawn a partner at the start.
+    const teams = new Map();
+    for (const player of event.players) {
+      if (!teams.has(player.team)) teams.set(player.team, []);
+      teams.get(player.team).push(player.name);
+    }
+    for (const names of teams.values()) {
+      const item = el("li", "ev-pair", names.join(" & "));
+      item.dataset.testid = "ev-pair";
+      if (names.length === 1) item.append(el("span", "hint-text", ` ${t("ev_partner_drawn")}`));
+      list.append(item);
+    }
+  } else {
+    for (const player of event.players) list.append(el("li", null, player.name));
+  }
   block.append(list);
   return block;
 }
