@@ -58,7 +58,7 @@ def test_the_final_table_is_written_once_and_read_as_a_history_entry(
         assert {k: v for k, v in entry.items() if k != "standings"} == {
             "kind": "event", "event": "ev1", "name": "Thursday cup", "format": "swiss",
             "entry": "pairs", "rounds": 2, "length": "round", "finished_at": 50_000,
-            "link": "/e/ev1"}  # fmt: skip
+            "link": "/e/ev1", "places": 3}  # fmt: skip
         standings = entry["standings"]
         assert [(s["place"], s["name"], s["points"], s["buchholz"]) for s in standings] == [
             (1, "Ann & Bob", 2, 2), (2, "Cat & bot", 1, 3), (3, "Dan & Eve", 0, 3)]  # fmt: skip
@@ -70,6 +70,10 @@ def test_the_final_table_is_written_once_and_read_as_a_history_entry(
                                      "level_difference", "head_to_head", "played", "won",
                                      "byes"}  # fmt: skip
         assert await ClubEvents(players.db).club_history("club2", 30) == []
+        # The history gives the first places (the whole table is on the event's page).
+        first_two = (await ClubEvents(players.db).club_history("club1", 30, places=2))[0]
+        assert [s["place"] for s in first_two["standings"]] == [1, 2]
+        assert first_two["places"] == 3
 
     run(make_store, write)
     run(make_store, read)  # (another store over the same place: a restart, a process)

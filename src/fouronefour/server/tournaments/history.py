@@ -19,6 +19,10 @@ from ..players.values import FORMER_PLAYER
 from .standings import Standing
 from .values import Event, Player
 
+#: The places of each event a club's history gives (the whole table is on its page): a
+#: history of 30 events of 64 pairs each reads 480 rows, not 3,840.
+HISTORY_PLACES = 8
+
 #: The columns of a final row, in the order :meth:`FinalRow.values` gives them.
 FINAL_COLUMNS = (
     "event_id, place, member, entrant, profile_id, points, buchholz, level_difference,"
@@ -71,9 +75,12 @@ class ClubEvents:
         await self.forget_profile(profile_id)
 
     @on_db
-    async def club_history(self, club_id: str, limit: int) -> list[dict[str, Any]]:
-        """The club's last ``limit`` events finished, newest first, each with its final
-        standings (names as they are now: a deleted profile's is a former player's)."""
+    async def club_history(
+        self, club_id: str, limit: int, places: int = HISTORY_PLACES
+    ) -> list[dict[str, Any]]:
+        """The club's last ``limit`` events finished, newest first, each with the first
+        ``places`` of its final standings and how many there are (names as they are now:
+        a deleted profile's is a former player's)."""
         async with self.db.read() as conn:
             rows = await conn.fetch(
                 "WITH page AS (SELECT id, setup, finished_at FROM tournament_events"
@@ -81,12 +88,14 @@ class ClubEvents:
                 " ORDER BY finished_at DESC, id LIMIT ?)"
                 " SELECT page.id, page.setup, page.finished_at, f.place, f.member, f.profile_id,"
                 " p.name, p.deleted, f.points, f.buchholz, f.level_difference, f.head_to_head,"
-                " f.played, f.won, f.byes"
-                " FROM page JOIN tournament_final f ON f.event_id = page.id"
+                " f.played, f.won, f.byes,"
+                " (SELECT MAX(a.place) FROM tournament_final a WHERE a.event_id = page.id)"
+                " FROM page JOIN tournament_final f ON f.event_id = page.id AND f.place <= ?"
                 " LEFT JOIN player_profiles p ON p.id = f.profile_id"
                 " ORDER BY page.finished_at DESC, page.id, f.place, f.member",
                 club_id,
                 limit,
+                places,
             )
         entries: list[dict[str, Any]] = []
         for row in rows:
@@ -103,6 +112,7 @@ class ClubEvents:
                         "length": setup["length"],
                         "finished_at": int(row[2]),
                         "link": f"/e/{row[0]}",
+                        "places": int(row[15]),
                         "standings": [],
                     }
                 )

@@ -265,9 +265,6 @@ async function loadHistory() {
   $("club-history-none").hidden = entries.length > 0;
 }
 
-/** Places of a finished event the club's history shows (the rest: on the event's page). */
-const EVENT_PLACES_SHOWN = 8;
-
 /** A finished event in the club's history: its name (a link to its page) and its final
  * table, small; names are the players' own (text), a deleted profile's "a former player". */
 function eventEntry(entry) {
@@ -290,7 +287,8 @@ function eventEntry(entry) {
     titles.append(cell);
   }
   table.append(titles);
-  for (const place of entry.standings.slice(0, EVENT_PLACES_SHOWN)) {
+  // (The server gives the first places, `places` in all: the rest are on the event's page.)
+  for (const place of entry.standings) {
     const names = place.players.map((player) => (player.former ? t("former_player") : player.name));
     if (entry.entry === "pairs" && names.length === 1) names.push(t("ev_bot_partner"));
     const row = el("tr");
@@ -298,7 +296,7 @@ function eventEntry(entry) {
     table.append(row);
   }
   item.append(head, table);
-  const more = entry.standings.length - EVENT_PLACES_SHOWN;
+  const more = entry.places - entry.standings.length;
   if (more > 0) item.append(el("p", "hint-text", t("club_history_event_more", { n: more })));
   return item;
 }
