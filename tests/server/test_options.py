@@ -24,6 +24,8 @@ DEFAULTS = TableOptions(Rules(players=4))
         ({"decks": 0}, "decks must be 1 to 16, not 0"),
         ({"hooking": "no"}, "hooking must be True or False, not 'no'"),
         ({"bomb_ladder": "tall"}, "bomb_ladder must be 'listed' or 'size', not 'tall'"),
+        # (A shorter match is a club event's, never a request's: registry.create's goal.)
+        ({"goal": "round"}, "a table made here plays the whole match"),
     ],
 )
 def test_rule_options_are_refused_with_the_reason(
@@ -46,3 +48,14 @@ def test_decks_follow_the_players_unless_given() -> None:
 def test_stored_options_read_back() -> None:
     options = TableOptions.from_request({"players": 6, "tribute": False}, DEFAULTS)
     assert TableOptions.from_dict(options.to_dict()) == options
+
+
+def test_a_shorter_match_reads_back_and_a_normal_table_stores_as_before() -> None:
+    """An event's table (rules goal) stores and reads its goal; a normal table's stored and
+    public options have no goal key at all, as before goals existed."""
+    normal = TableOptions.from_request({"players": 4}, DEFAULTS)
+    assert "goal" not in normal.to_dict() and "goal" not in normal.public()
+    assert TableOptions.from_dict(normal.to_dict()).rules.goal == "match"
+    event = TableOptions(Rules(players=4, goal="5"))
+    assert event.public()["goal"] == "5"
+    assert TableOptions.from_dict(event.to_dict()) == event

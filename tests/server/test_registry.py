@@ -174,3 +174,20 @@ def test_tables_in_play_are_all_loaded_even_beyond_the_limit(place: Place) -> No
     assert len(registry.tables) == 2  # never dropped while played
     place.scheduler.advance(IDLE)
     assert refused(lambda: run(registry.create({"name": "Dee"}))) == ErrorCode.TOO_MANY_TABLES
+
+
+def test_a_club_events_table_keeps_its_shorter_match_across_a_restart(place: Place) -> None:
+    """``goal`` (a club event's tables only) is the table's: its match ends sooner, and a
+    restarted server reads the table back with it; a bad goal is refused."""
+    table, _ = run(place.registry.create({"name": "Ann", "players": 4}, goal="round"))
+    assert table.options.rules.goal == "round"
+    assert refused(lambda: run(place.registry.create({"name": "Bob"}, goal="2"))) == (
+        ErrorCode.BAD_OPTION
+    )
+    normal, _ = run(place.registry.create({"name": "Cat"}))
+    assert normal.options.rules.goal == "match"
+    run(place.storage.wait_durable(place.storage.staged_seq))
+    place.restart()
+    back = run(place.registry.get(table.code))
+    assert back.options.rules.goal == "round"
+    assert run(place.registry.get(normal.code)).options.rules.goal == "match"

@@ -225,9 +225,12 @@ class TableRegistry:
         request: dict[str, Any],
         invite_hash: str | None = None,
         profile: str | None = None,
+        *,
+        goal: str = "match",
     ) -> tuple[Table, str]:
         """A new table; private (invites.py) when ``invite_hash`` is given; ``profile``:
-        the host's, if signed in."""
+        the host's, if signed in; ``goal``: what ends its match (engine rules: a club
+        event's table ends when the event's length decides it; a request cannot ask it)."""
         if self.storage.failed:
             raise TableError(ErrorCode.STORAGE_ERROR, "the server cannot write its database")
         unknown = set(request) - CREATE_KEYS
@@ -238,6 +241,11 @@ class TableRegistry:
         options = TableOptions.from_request(request, self.default_options())
         if invite_hash is not None:
             options = replace(options, invite_hash=invite_hash)
+        if goal != "match":
+            try:
+                options = replace(options, rules=replace(options.rules, goal=goal))
+            except ValueError as error:
+                raise TableError(ErrorCode.BAD_OPTION, str(error)) from None
         settings = self.default_settings().changed(request)
         self._make_room()
         for _ in range(CODE_ATTEMPTS):

@@ -38,7 +38,6 @@ OPTION_KEYS = frozenset(
         "hooking",
         "tribute",
         "bomb_ladder",
-        "goal",
         "turn_seconds",
         "hook_seconds",
         "hook_mode",
@@ -155,6 +154,8 @@ class TableOptions:
     def from_request(cls, data: dict[str, Any], defaults: TableOptions) -> TableOptions:
         """Options from a create request, checked; missing fields take ``defaults``."""
         # the defaults' decks are left out: unless the request names them, they follow its players
+        if "goal" in data:  # (a club event's tables only: TableRegistry.create's ``goal``)
+            raise TableError(ErrorCode.BAD_OPTION, "a table made here plays the whole match")
         rule_options = defaults.rules.to_dict()
         del rule_options["decks"]
         rule_options.update((key, data[key]) for key in RULE_FIELDS if key in data)

@@ -368,14 +368,14 @@ class Tournaments:
             "players": 4,
             "bot": event.setup.bot,
         }
-        if event.setup.length != "match":
-            # The table's match ends when the event's length decides it (rules ``goal``,
-            # docs/rules.md section 10): its players see the table decided, not play on.
-            request["goal"] = event.setup.length
         # Private: its seats and its watching are for the club's members, who have the
         # invite on the event's page (tables/invites.py).
         invite, invite_hash = new_invite()
-        table, _ = await self.registry.create(request, invite_hash, host_profile)
+        # The table's match ends when the event's length decides it (rules ``goal``,
+        # docs/rules.md section 10): its players see the table decided, not play on.
+        table, _ = await self.registry.create(
+            request, invite_hash, host_profile, goal=event.setup.length
+        )
         for seat, player in humans[1:]:
             table.seating.join(seats_names[seat], seat, None, player.profile_id)
         if len(humans) < 4:
