@@ -9,8 +9,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fouronefour.server.players.postgres import postgres_players
+from fouronefour.server.players.sqlite import sqlite_players
+from fouronefour.server.players.sqlstore import SqlPlayerStore
 from fouronefour.server.storage.sqlite import GroupCommitStorage
 from fouronefour.server.tournaments.access import MemoryClubs
+from fouronefour.server.tournaments.history import ClubEvents
 from fouronefour.server.tournaments.lengths import decided
 from fouronefour.server.tournaments.service import written_match
 from tests import sandbox
@@ -50,6 +54,20 @@ def test_a_restarted_server_carries_the_event_on(tmp_path: Path) -> None:
     # What another process of a cluster reads: each table's match as written decides it as
     # the event recorded.
     asyncio.run(read_as_written(tmp_path / "club.db", shown))
+    # The restarted server finished it: its final table is the club's, once.
+    asyncio.run(one_final_table(sqlite_players(str(tmp_path / "club.db")), shown))
+
+
+async def one_final_table(players: SqlPlayerStore, shown: dict[str, Any]) -> None:
+    """The club's history has the event's final table once, as its page's standings."""
+    await players.open()
+    try:
+        history = await ClubEvents(players.db).club_history("club1", 30)
+    finally:
+        await players.close()
+    assert [entry["event"] for entry in history] == [shown["id"]]
+    kept = [(s["place"], s["points"], s["buchholz"]) for s in history[0]["standings"]]
+    assert kept == [(s["place"], s["points"], s["buchholz"]) for s in shown["standings"]]
 
 
 async def read_as_written(path: Path, shown: dict[str, Any]) -> None:
@@ -206,3 +224,5 @@ def test_an_event_across_a_cluster_of_two_processes(
     finally:
         for server in servers:
             server.__exit__()
+    # Two processes stepped it: its final table was written once.
+    asyncio.run(one_final_table(postgres_players(db), shown))
