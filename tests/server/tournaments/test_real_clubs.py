@@ -62,5 +62,15 @@ def test_an_event_of_a_real_club(tmp_path: Path) -> None:
                 for s in finals[0]["standings"]]  # fmt: skip
         assert kept == shown_table
         assert banned.get(f"/api/clubs/{club}/history").status_code == 404
+        # A player's place is in their export; deleted, a former player's place stays.
+        leaver = members[0]
+        results = leaver.get("/api/me/export").json()["event_results"]
+        assert [(r["event"], r["club"], r["name"]) for r in results] == [(event["id"], club, "Cup")]
+        assert leaver.http.delete("/api/me", headers={"X-CSRF-Token": leaver.csrf}).is_success
+        after = members[2].get(f"/api/clubs/{club}/history").json()
+        places = next(e for e in after if e["kind"] == "event")["standings"]
+        gone = [p["players"][0] for p in places if p["players"][0]["former"]]
+        assert gone == [{"profile": None, "name": "a former player", "former": True}]
+        assert leaver.id not in str(places)
     finally:
         server.__exit__()
