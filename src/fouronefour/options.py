@@ -69,6 +69,8 @@ def add_rule_arguments(parser: argparse.ArgumentParser, players: int = 4) -> Non
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The Rules the options name; argparse-style exit with the reason if they are invalid."""
     try:
-        return Rules.from_dict({name: getattr(args, name) for name in RULE_FIELDS})
+        # (Every rule but ``goal``, a club event's shorter match, which no command offers.)
+        named = {name: getattr(args, name) for name in RULE_FIELDS if name != "goal"}
+        return Rules.from_dict(named)
     except ValueError as error:
         raise SystemExit(f"fouronefour: invalid rules: {error}") from None
