@@ -25,7 +25,7 @@ class Rules:
     """Options of a table. ``decks=None`` means ``ceil(players / 2)``.
 
     >>> Rules(players=4)
-    Rules(players=4, decks=2, hooking=True, tribute=True, bomb_ladder='listed')
+    Rules(players=4, decks=2, hooking=True, tribute=True, bomb_ladder='listed', goal='match')
 
     Every option is checked for its type and range (ValueError, saying which and why).
     """
