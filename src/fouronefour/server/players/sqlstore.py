@@ -584,63 +584,22 @@ class SqlPlayerStore:
             )
             if not inserted:
                 return Recorded(False, await self._changes(conn, record.code, record.number))
-            ids = sorted({s.profile_id for s in record.seats if s.profile_id is not None})
-            current: dict[str, Rating] = {}
-            if ids:
-                marks = ", ".join("?" for _ in ids)
-                rows = await conn.fetch(
-                    "SELECT id, mu, sigma, rated_matches FROM player_profiles"
-                    f" WHERE id IN ({marks}) AND deleted = 0 ORDER BY id{self.db.for_update}",
-                    *ids,
-                )
-                current = {r[0]: Rating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
-            moved: dict[int, int] = {}
+            current = await self._current_ratings(conn, record)
             # A seat whose profile is gone (deleted during the match) plays as a newcomer
             # and is kept as a former player's.
             gone = {s.seat for s in record.seats if s.profile_id and s.profile_id not in current}
-            known = [replace(s, profile_id=None) if s.seat in gone else s for s in record.seats]
-            after = ratings.rate(
-                MatchRecord(record.code, record.number, record.finished_at, record.rated,
-                            tuple(known), record.rounds),
-                current,
-            )  # fmt: skip
+            known = tuple(
+                replace(s, profile_id=None) if s.seat in gone else s for s in record.seats
+            )
+            after = ratings.rate(replace(record, seats=known), current)
             if after:
-                await conn.executemany(
-                    "UPDATE player_profiles SET mu = ?, sigma = ?, ordinal = ?,"
-                    " rated_matches = ?, board_bucket = ? WHERE id = ?",
-                    [
-                        (r.mu, r.sigma, r.ordinal, r.matches, board_bucket(r), pid)
-                        for pid, r in after.items()
-                    ],
-                )
-                for pid, r in after.items():
-                    for bucket, step in ((board_bucket(current[pid]), -1), (board_bucket(r), 1)):
-                        if bucket is not None:
-                            moved[bucket] = moved.get(bucket, 0) + step
-                await _count_board(conn, moved)
-            rows_out = []
-            for s in known:
-                before = current.get(s.profile_id or "") if s.profile_id in after else None
-                new = after.get(s.profile_id or "")
-                rows_out.append(
-                    (
-                        record.code, record.number, s.seat, s.team,
-                        None if s.seat in gone else s.name, s.rank, s.place,
-                        s.profile_id, s.bot_level, record.finished_at,
-                        None if before is None else before.mu,
-                        None if before is None else before.sigma,
-                        None if new is None else new.mu,
-                        None if new is None else new.sigma,
-                        s.bombs, s.four_four_a, s.hooks_made, s.hooks_suffered,
-                        s.tribute_paid, s.tribute_received, s.levels_climbed,
-                    )
-                )  # fmt: skip
+                await self._write_ratings_of(conn, current, after)
             await conn.executemany(
                 "INSERT INTO player_match_seats (code, number, seat, team, name, rank, place,"
                 " profile_id, bot_level, finished_at, mu_before, sigma_before, mu_after,"
                 f" sigma_after, {_SEAT_TALLIES})"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                rows_out,
+                _seat_rows(record, known, gone, current, after),
             )
             if any(s.profile_id for s in known) and record.rounds:
                 await conn.execute(
@@ -658,6 +617,40 @@ class SqlPlayerStore:
                 for pid, rating in after.items()
             ),
         )
+
+    async def _current_ratings(self, conn: Conn, record: MatchRecord) -> dict[str, Rating]:
+        """The ratings of the match's profiles still there, their rows locked (PostgreSQL)
+        in one order, so that two match ends sharing a player cannot deadlock."""
+        ids = sorted({s.profile_id for s in record.seats if s.profile_id is not None})
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        rows = await conn.fetch(
+            "SELECT id, mu, sigma, rated_matches FROM player_profiles"
+            f" WHERE id IN ({marks}) AND deleted = 0 ORDER BY id{self.db.for_update}",
+            *ids,
+        )
+        return {r[0]: Rating(float(r[1]), float(r[2]), int(r[3])) for r in rows}
+
+    @staticmethod
+    async def _write_ratings_of(
+        conn: Conn, current: dict[str, Rating], after: dict[str, Rating]
+    ) -> None:
+        """The new ratings, and the leaderboard's bucket counts they move."""
+        await conn.executemany(
+            "UPDATE player_profiles SET mu = ?, sigma = ?, ordinal = ?,"
+            " rated_matches = ?, board_bucket = ? WHERE id = ?",
+            [
+                (r.mu, r.sigma, r.ordinal, r.matches, board_bucket(r), pid)
+                for pid, r in after.items()
+            ],
+        )
+        moved: dict[int, int] = {}
+        for pid, r in after.items():
+            for bucket, step in ((board_bucket(current[pid]), -1), (board_bucket(r), 1)):
+                if bucket is not None:
+                    moved[bucket] = moved.get(bucket, 0) + step
+        await _count_board(conn, moved)
 
     @staticmethod
     async def _changes(conn: Conn, code: str, number: int) -> tuple[RatingChange, ...]:
@@ -1006,6 +999,35 @@ class SqlPlayerStore:
 #: ``int(ordinal * BUCKETS_PER_POINT)`` (truncated: non-decreasing in the ordinal, which is
 #: all a rank needs), and ``player_board`` counts each bucket's profiles.
 BUCKETS_PER_POINT = 100
+
+
+def _seat_rows(
+    record: MatchRecord,
+    known: tuple[MatchSeat, ...],
+    gone: set[int],
+    current: dict[str, Rating],
+    after: dict[str, Rating],
+) -> list[tuple[Any, ...]]:
+    """The match's seat rows: each seat's rating before and after (a rated profile's), its
+    tallies, and no name for a profile deleted during the match."""
+    rows = []
+    for s in known:
+        before = current.get(s.profile_id or "") if s.profile_id in after else None
+        new = after.get(s.profile_id or "")
+        rows.append(
+            (
+                record.code, record.number, s.seat, s.team,
+                None if s.seat in gone else s.name, s.rank, s.place,
+                s.profile_id, s.bot_level, record.finished_at,
+                None if before is None else before.mu,
+                None if before is None else before.sigma,
+                None if new is None else new.mu,
+                None if new is None else new.sigma,
+                s.bombs, s.four_four_a, s.hooks_made, s.hooks_suffered,
+                s.tribute_paid, s.tribute_received, s.levels_climbed,
+            )
+        )  # fmt: skip
+    return rows
 
 
 def board_bucket(rating: Rating) -> int | None:
