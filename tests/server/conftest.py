@@ -191,6 +191,24 @@ class ThreadServer:
         self.thread.join(10)
 
 
+@contextlib.contextmanager
+def thread_cluster(count: int = 2, **settings: Any) -> Iterator[list[ThreadServer]]:
+    """``count`` servers of one cluster (``settings``: its ServerConfig, with ``db`` and
+    ``broker``), each in a thread, without bots' processes or bots' thinking time."""
+    servers = [
+        ThreadServer(ServerConfig(**{"bot_delay": 0.0, "bot_processes": 0, **settings}))
+        for _ in range(count)
+    ]
+    started: list[ThreadServer] = []
+    try:
+        for server in servers:
+            started.append(server.__enter__())
+        yield servers
+    finally:
+        for server in started:
+            server.__exit__()
+
+
 @pytest.fixture
 def make_server(tmp_path: Path) -> Iterator[Callable[..., ThreadServer]]:
     servers: list[ThreadServer] = []

@@ -17,7 +17,7 @@ from fouronefour.server.cluster.shared import SharedBuckets, SharedCounts
 from fouronefour.server.storage.sqlite import GroupCommitStorage
 from tests import sandbox
 
-from .conftest import ThreadServer
+from .conftest import ThreadServer, thread_cluster
 
 LIMITS: dict[str, Any] = {
     "limit_loopback": True,
@@ -33,22 +33,8 @@ LIMITS: dict[str, Any] = {
 def pair(
     postgres: sandbox.LocalPostgres, redis_server: sandbox.LocalRedis
 ) -> Iterator[list[ThreadServer]]:
-    from fouronefour.server.config import ServerConfig
-
-    db = postgres.new_database()
-    servers = [
-        ThreadServer(
-            ServerConfig(db=db, broker=redis_server.url, bot_delay=0.0, bot_processes=0, **LIMITS)
-        )
-        for _ in range(2)
-    ]
-    for server in servers:
-        server.__enter__()
-    try:
+    with thread_cluster(db=postgres.new_database(), broker=redis_server.url, **LIMITS) as servers:
         yield servers
-    finally:
-        for server in servers:
-            server.__exit__()
 
 
 def http_from(address: str) -> httpx.AsyncClient:

@@ -14,10 +14,9 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from fouronefour.server.config import ServerConfig
 from tests import sandbox
 
-from ..conftest import ThreadServer
+from ..conftest import ThreadServer, thread_cluster
 
 Make = Callable[..., ThreadServer]
 
@@ -134,26 +133,10 @@ def test_a_waiting_profile_is_in_its_export_and_leaves_the_queue_when_deleted(
 def cluster(
     postgres: sandbox.LocalPostgres, redis_server: sandbox.LocalRedis
 ) -> Iterator[list[ThreadServer]]:
-    db = postgres.new_database()
-    servers = [
-        ThreadServer(
-            ServerConfig(
-                db=db,
-                broker=redis_server.url,
-                bot_delay=0.0,
-                bot_processes=0,
-                quickmatch_bot_seconds=1.0,
-            )
-        )
-        for _ in range(2)
-    ]
-    for server in servers:
-        server.__enter__()
-    try:
+    with thread_cluster(
+        db=postgres.new_database(), broker=redis_server.url, quickmatch_bot_seconds=1.0
+    ) as servers:
         yield servers
-    finally:
-        for server in servers:
-            server.__exit__()
 
 
 def test_a_cluster_keeps_one_queue_and_tells_each_page_wherever_it_asks(

@@ -14,10 +14,9 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from fouronefour.server.config import ServerConfig
 from tests import sandbox
 
-from ..conftest import ThreadServer
+from ..conftest import ThreadServer, thread_cluster
 from ..friends.helpers import Page
 
 
@@ -26,26 +25,10 @@ def patient_cluster(
     postgres: sandbox.LocalPostgres, redis_server: sandbox.LocalRedis
 ) -> Iterator[list[ThreadServer]]:
     """Two processes whose quick-match queue never fills with bots while a test runs."""
-    db = postgres.new_database()
-    servers = [
-        ThreadServer(
-            ServerConfig(
-                db=db,
-                broker=redis_server.url,
-                bot_delay=0.0,
-                bot_processes=0,
-                quickmatch_bot_seconds=600.0,
-            )
-        )
-        for _ in range(2)
-    ]
-    for server in servers:
-        server.__enter__()
-    try:
+    with thread_cluster(
+        db=postgres.new_database(), broker=redis_server.url, quickmatch_bot_seconds=600.0
+    ) as servers:
         yield servers
-    finally:
-        for server in servers:
-            server.__exit__()
 
 
 def finished(ann: Page, bob: Page) -> tuple[str, str, str]:
