@@ -88,7 +88,7 @@ def test_a_friend_waiting_in_quick_match_lands_in_the_declined_seat(
     _shot(dee, f"friend-waiting-{size}")
 
     # Ann offers the same partners; Bob declines.
-    ann.locator("[data-testid=again-offer]").wait_for()
+    ann.locator("[data-testid=again-offer]").wait_for(timeout=30_000)  # (the results first)
     ann.click("[data-testid=again-offer]")
     bob.locator("[data-testid=again-decline]").wait_for()
     bob.click("[data-testid=again-decline]")

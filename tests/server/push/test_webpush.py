@@ -164,7 +164,7 @@ def test_a_kind_switched_off_sends_nothing_and_nobody_else_is_told(
 def test_a_full_queue_drops_and_a_slow_push_service_never_holds_the_loop(
     tmp_path: Path, push_service: PushService
 ) -> None:
-    push_service.delay = 0.3
+    push_service.delay = 0.6
 
     async def scenario(players: Players, store: PushStore, webpush: WebPush) -> None:
         ann = (await players.start_guest(None)).profile
@@ -174,15 +174,15 @@ def test_a_full_queue_drops_and_a_slow_push_service_never_holds_the_loop(
         # Room for 4 waiting: of the notice's 10 deliveries, 4 are queued, 6 dropped.
         assert await webpush.notify(ann.id, invite()) == 4
         assert webpush.dropped == 6
-        # While the worker waits on the slow service, the loop goes on: 50 ticks of 10 ms.
-        started = time.monotonic()
+        # While the worker waits on the slow service, the loop goes on: 50 ticks of 10 ms,
+        # none of them held up for as long as a delivery takes (a loaded machine's own
+        # lateness stays well under it).
         late = 0.0
         for _ in range(50):
             before = time.monotonic()
             await asyncio.sleep(0.01)
             late = max(late, time.monotonic() - before - 0.01)
-        assert late < 0.05, late
-        assert time.monotonic() - started < 1.0
+        assert late < push_service.delay / 2, late
         await webpush.drain()
         assert webpush.sent == 4
 
