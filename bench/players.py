@@ -16,7 +16,8 @@ through the store (players/sqlstore.py) as the server calls it, ``--samples`` ti
 - a match end: ``record_match`` of a new rated match of 4 random players (the match row, 4
   seat rows and 4 rating updates in one transaction).
 
-Reported: p50, p99 and max in milliseconds per operation and database. ``--passwords N``
+Operations run back to back, or ``--pace`` milliseconds apart. Reported: p50, p99 and max in
+milliseconds per operation and database. ``--passwords N``
 also times N argon2id verifications at the documented parameters (players/passwords.py):
 a sign-in's cost, and so how many guesses one core can check a second. SQLite is a file in a
 temporary directory (WAL, as the server's, with the tables' storage open on it as in the
@@ -190,7 +191,11 @@ async def measure(
         for i in range(min(5, args.samples)):  # warm the caches a little
             if name != "match end, 4 ratings":
                 await make(i)()
-        results[name] = [await timed(make(i)) for i in range(args.samples)]
+        results[name] = []
+        for i in range(args.samples):
+            results[name].append(await timed(make(i)))
+            if args.pace:
+                await asyncio.sleep(args.pace / 1000)
         print(f"  {label:10} {name:22} {percentiles(results[name])}", flush=True)
     return results
 
@@ -340,6 +345,13 @@ def main() -> int:
     parser.add_argument("--profiles", type=int, default=10_000)
     parser.add_argument("--matches", type=int, default=50_000)
     parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        help="milliseconds between two operations (default 0: back to back; 50: 20 match ends"
+        " a second, as tens of thousands of tables make, a match lasting half an hour or more)",
+    )
     parser.add_argument("--seed", type=int, default=414)
     parser.add_argument("--only", choices=("sqlite", "postgres", "passwords"))
     parser.add_argument("--passwords", type=int, default=50)
