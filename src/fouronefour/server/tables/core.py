@@ -66,6 +66,9 @@ class TableCore(Protocol):
     def seats(self) -> Sequence[SeatState]: ...
 
     @property
+    def current(self) -> TableState: ...
+
+    @property
     def status(self) -> Status: ...
 
     @property

@@ -11,6 +11,7 @@ timer have theirs in their own modules.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -105,6 +106,8 @@ class Step:
 
 
 _STATE_FIELDS = frozenset(TableState.__slots__)
+_STATE_VALUES = operator.attrgetter(*TableState.__slots__)  # (all fields in one C call)
+_STATE_INDEX = {name: i for i, name in enumerate(TableState.__slots__)}
 
 
 def evolve(state: TableState, **changes: Any) -> TableState:
@@ -115,9 +118,13 @@ def evolve(state: TableState, **changes: Any) -> TableState:
     unknown = changes.keys() - _STATE_FIELDS
     if unknown:
         raise TypeError(f"TableState has no field {sorted(unknown)}")
+    values = list(_STATE_VALUES(state))
+    for name, value in changes.items():
+        values[_STATE_INDEX[name]] = value
     copy = object.__new__(TableState)
-    for name in TableState.__slots__:
-        object.__setattr__(copy, name, changes[name] if name in changes else getattr(state, name))
+    setter = object.__setattr__
+    for name, value in zip(TableState.__slots__, values, strict=True):
+        setter(copy, name, value)
     return copy
 
 

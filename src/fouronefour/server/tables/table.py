@@ -121,6 +121,8 @@ class Table:
             now=0.0,
             host_seat=host_seat,
         )
+        self._bots_only_of: Sequence[SeatState] | None = None  # (the seats it was worked out of)
+        self._bots_only_now = False
         self.services = services
         self.scheduler = services.scheduler
         self.version = 0
@@ -183,13 +185,13 @@ class Table:
     def stored(self) -> StoredTable:
         """The table as a new one is first written (no match yet)."""
         return StoredTable(
-            self.code,
-            self.options.to_dict(),
+            self._state.code,
+            self._state.options.to_dict(),
             self.host_seat,
-            self.status,
+            self._state.status,
             self.version,
-            self.match_number,
-            [s.stored() for s in self.seats],
+            self._state.match_number,
+            [s.stored() for s in self._state.seats],
             settings=self.settings.to_dict(),
         )
 
@@ -232,29 +234,29 @@ class Table:
         Writes nothing (a server whose database has become read-only still starts): the
         next update carries every seat's private part, and a decision pending before the
         restart may be answered with the version the client last saw."""
-        if self.status != "playing" or self.match is None:
+        if self._state.status != "playing" or self._state.match is None:
             return
         pause = self._state.round_end
         now = self.scheduler.now()
         if pause is not None:
-            if not self.paused:
+            if not self._state.paused:
                 pause = pause.running(now, self.settings.round_pause_seconds)
                 self._keep(replace(self._state, round_end=pause))
             self._arm({})
             return
-        closes_at = None if self.paused else now + self.options.hook_seconds
-        window = reopened(self.match.round, closes_at)
+        closes_at = None if self._state.paused else now + self._state.options.hook_seconds
+        window = reopened(self._state.match.round, closes_at)
         if window is not None:  # the answers it had (acknowledged and written) still count
             for claim in self._claims:
-                if (claim.match_number, claim.idx) == (self.match_number, self.move_count):
+                if (claim.match_number, claim.idx) == (self._state.match_number, self.move_count):
                     window = window.answered(claim.seat, claim.answer, kept=True)
         self._keep(replace(self._state, window=window))
         self._claims = []
         prompts = self.views.prompts()
         self.prompt_v = dict.fromkeys(prompts, self.version)
         turn_seat = next(iter(prompts)) if self.windows.current is None and prompts else None
-        if turn_seat is not None and not self.bot_controlled(turn_seat) and not self.paused:
-            self.deadline = self.scheduler.now() + self.options.turn_seconds
+        if turn_seat is not None and not self.bot_controlled(turn_seat) and not self._state.paused:
+            self.deadline = self.scheduler.now() + self._state.options.turn_seconds
         self._arm(prompts)
 
     # ------------------------------------------------------------ reading
@@ -278,6 +280,11 @@ class Table:
     @property
     def seats(self) -> Sequence[SeatState]:
         return self._state.seats
+
+    @property
+    def current(self) -> TableState:
+        """The table's state as last kept (the time as of that step; :meth:`state` is now)."""
+        return self._state
 
     @property
     def status(self) -> Status:
@@ -309,7 +316,7 @@ class Table:
 
     @property
     def players(self) -> int:
-        return self.options.rules.players
+        return self._state.options.rules.players
 
     @property
     def storage_failed(self) -> bool:
@@ -332,14 +339,14 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         return {
-            "code": self.code,
-            "status": self.status,
+            "code": self._state.code,
+            "status": self._state.status,
             "host_seat": self.host_seat,
             "version": self.version,
-            "options": self.options.public(),
+            "options": self._state.options.public(),
             "settings": self.settings.to_dict(),
-            "seats": [s.public() for s in self.seats],
-            "match_number": self.match_number,
+            "seats": [s.public() for s in self._state.seats],
+            "match_number": self._state.match_number,
             "finished_matches": list(self.finished_matches),
         }
 
@@ -347,7 +354,7 @@ class Table:
         if not isinstance(token, str) or not token or len(token) > 200:
             return None
         digest = hash_token(token)
-        for seat in self.seats:
+        for seat in self._state.seats:
             if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
                 return seat.seat
         return None
@@ -366,7 +373,8 @@ class Table:
         return self.views.snapshot(seat)
 
     def bot_controlled(self, seat: int) -> bool:
-        return self.seats[seat].bot_controlled
+        occupant = self._state.seats[seat]
+        return occupant.kind == "bot" or occupant.away  # (SeatState.bot_controlled, inlined)
 
     def was_removed(self, token: object) -> bool:
         """Whether ``token`` is a player's the host removed from this table."""
@@ -381,7 +389,7 @@ class Table:
         return TableRow(
             self.host_seat,
             settings,
-            self.paused,
+            self._state.paused,
             0 if pause is None else pause.round_number,
         )
 
@@ -462,7 +470,13 @@ class Table:
         prompts = self.views.prompts()
         offered_at = self.prompt_v.get(seat, 0)
         move = check_decision(
-            self.status, self.paused, move, v, self.version, offered_at, seat in prompts
+            self._state.status,
+            self._state.paused,
+            move,
+            v,
+            self.version,
+            offered_at,
+            seat in prompts,
         )
         check_offered(self._state, seat, seat in prompts)  # (no time needed)
         ack = self.decide(seat, move, prompts[seat], by_bot=False)
@@ -486,20 +500,23 @@ class Table:
         """Take the step the match advanced by (:func:`.play.advance`), and have what the
         server analyses follow it."""
         if step.state.status == "finished":
-            self.finished_matches.append(self.match_number)
+            self.finished_matches.append(self._state.match_number)
         self.take(step.step())
         after = step.match
         analyst = self.services.analyst
         if step.analysed:
             assert analyst is not None
             analyst.round_ended(
-                self.code, self.match_number, len(after.results), self._storage.staged_seq
+                self._state.code,
+                self._state.match_number,
+                len(after.results),
+                self._storage.staged_seq,
             )
         elif analyst is not None and analyst.enabled and not after.is_over and step.written.moves:
             # the round goes on: its decisions so far may be analysed while it is played
             analyst.round_progressed(
-                self.code,
-                self.match_number,
+                self._state.code,
+                self._state.match_number,
                 len(after.results) + 1,
                 self.move_count,
                 self._storage.staged_seq,
@@ -514,7 +531,7 @@ class Table:
             self._state,
             now=self.scheduler.now(),
             version=self.version,
-            bots_only=all(seat.bot_controlled for seat in self._state.seats),
+            bots_only=self._bots_only(),
             analysing=analyst is not None and analyst.enabled,
         )
 
@@ -532,7 +549,7 @@ class Table:
         state alone, as a connection's coming and going while the database cannot be
         written); a step without events writes what it has, versioned by nobody. The
         clocks follow the state: its window's, its pause's, the turn's."""
-        if step.state.paused != self.paused:
+        if step.state.paused != self._state.paused:
             self.deadline = None  # (a turn's clock starts again in full)
         self._keep(step.state)
         for seat in step.renewed:  # (a new occupant starts afresh)
@@ -559,6 +576,15 @@ class Table:
             )
         elif step.extra is not None:
             self.write(step.extra)
+
+    def _bots_only(self) -> bool:
+        """Whether the table's bot decides for every seat, worked out again only when the
+        seats changed (they are the same tuple from one decision to the next)."""
+        seats = self._state.seats
+        if seats is not self._bots_only_of:
+            self._bots_only_of = seats
+            self._bots_only_now = all(seat.bot_controlled for seat in seats)
+        return self._bots_only_now
 
     def _keep(self, state: TableState) -> None:
         """The table's state is ``state`` now; the claim window's and the end-of-round
@@ -595,17 +621,21 @@ class Table:
             extra = replace(extra or ChangeExtra(), row=self.row())
         prompts = self.views.prompts()
         turn_seat = next(iter(prompts)) if self.windows.current is None and prompts else None
-        turn = None if turn_seat is None else self.seats[turn_seat]
+        turn = None if turn_seat is None else self._state.seats[turn_seat]
         self.deadline = turn_deadline(
-            self.deadline, turn, self.paused, self.scheduler.now(), self.options.turn_seconds
+            self.deadline,
+            turn,
+            self._state.paused,
+            self.scheduler.now(),
+            self._state.options.turn_seconds,
         )
         version = self.version + 1
         self._storage.commit(
             Change(
-                self.code,
+                self._state.code,
                 version,
-                self.status,
-                self.match_number,
+                self._state.status,
+                self._state.match_number,
                 seats,
                 new_match,
                 moves,
@@ -627,7 +657,7 @@ class Table:
             seat_changes,
         )
         self._history.append(update)
-        self._fanout.publish(self.code, update)
+        self._fanout.publish(self._state.code, update)
         self._arm(prompts)
         if new_prompts and self.deadline is not None and turn_seat is not None:
             self._turn_fell(turn_seat)
@@ -636,16 +666,24 @@ class Table:
     def _turn_fell(self, seat: int) -> None:
         """A player's turn began (its clock runs): the server may tell them if they are not
         looking (push/turns.py)."""
-        profile = self.seats[seat].profile
+        profile = self._state.seats[seat].profile
         watcher = self.services.turns
         if watcher is not None and profile is not None:
-            watcher.turn(self.code, seat, profile, (self.match_number, self.move_count))
+            watcher.turn(
+                self._state.code, seat, profile, (self._state.match_number, self.move_count)
+            )
 
     def write(self, extra: ChangeExtra) -> None:
         """Write something nobody is shown (a handoff's secret hash): no new version, but
         written before the ack that follows, like every change."""
         self._storage.commit(
-            Change(self.code, self.version, self.status, self.match_number, extra=extra)
+            Change(
+                self._state.code,
+                self.version,
+                self._state.status,
+                self._state.match_number,
+                extra=extra,
+            )
         )
 
     def _arm(self, prompts: dict[int, Prompt]) -> None:
@@ -654,7 +692,7 @@ class Table:
         if self.deadline is not None and not self._turn_timer_armed:
             self._turn_timer_armed = True
             self.scheduler.call_later(self.deadline - self.scheduler.now(), self._turn_due)
-        if self.paused:
+        if self._state.paused:
             return  # bots wait too
         if self.round_pause.current is not None:
             self.round_pause.arm()
@@ -664,7 +702,7 @@ class Table:
 
     def _window_due(self, closes_at: float) -> None:
         window = self.windows.current
-        if window is None or window.closes_at != closes_at or self.paused:
+        if window is None or window.closes_at != closes_at or self._state.paused:
             return  # closed, or held and run again since
         if not self.postponed(lambda: self._window_due(closes_at)):
             self._advance(close_window(self.state()))

@@ -35,8 +35,9 @@ class SeatViews:
     def prompts(self) -> dict[int, Prompt]:
         """Each seat's pending decision as the table offers it (several during a window)."""
         table = self._table
-        m = table.match
-        if table.status != "playing" or m is None or m.is_over:
+        state = table.current  # (one read of the table: this runs several times a decision)
+        m = state.match
+        if state.status != "playing" or m is None or m.is_over:
             return {}
         if table.round_pause.current is not None:
             return {}
