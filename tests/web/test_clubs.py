@@ -59,15 +59,17 @@ def test_a_club_from_home_its_invite_link_wall_and_table(
     invite = ann.input_value("[data-testid=club-invite]")
     assert invite.startswith(f"{server_url}/c/join#invite=")
     assert ann.locator("[data-testid=club-settings]").is_visible()
+    # One member is "1 member" (the language's singular), not "1 members".
+    assert ann.inner_text("[data-testid=club-role]") == "Owner · 1 member"
 
     bob = new_page("bob", width, height)
     _open(bob, invite)
     bob.locator("[data-testid=club-join-name]", has_text="Thursday").wait_for()
-    assert bob.inner_text("[data-testid=club-join-name]").startswith(NAME)
+    assert bob.inner_text("[data-testid=club-join-name]") == f"{NAME} · 1 member"
     _whole(bob, f"club-join-{size}")
     bob.click("[data-testid=club-join]")
     bob.locator("[data-testid=club-member]").nth(1).wait_for()
-    assert bob.inner_text("[data-testid=club-role]").startswith("Member")
+    assert bob.inner_text("[data-testid=club-role]") == "Member · 2 members"
     # A member sees no admin's tools.
     assert bob.locator("[data-testid=club-kick]").count() == 0
     assert bob.locator("[data-testid=club-invite-new]").is_hidden()
