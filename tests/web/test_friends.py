@@ -99,6 +99,14 @@ def test_befriend_invite_in_one_click_and_block_at_the_table(
     bob.fill("[data-testid=lobby-name]", "Bob")
     bob.click("[data-testid=take-seat-1]")
     bob.locator("[data-testid=lobby-seat-1].mine").wait_for()
+    # Seated here, he is no longer offered an invite to this table, on either page.
+    ann.locator("[data-testid=invite-friend]", has_text="Bob").locator(
+        "[data-testid=invite-friend-button]"
+    ).wait_for(state="detached")
+    bob_row = ann.locator("[data-testid=invite-friend]", has_text="Bob")
+    assert "At your table" in bob_row.inner_text()
+    bob.locator("[data-testid=invite-friend]", has_text="Ann").wait_for()
+    assert bob.locator("[data-testid=invite-friend-button]").count() == 0
     # Seen is seen: the invite is no longer kept for him.
     assert _call(bob, "GET", "/api/friends/invites")["body"]["invites"] == []
     # Cy, a stranger, sits down too: Ann's page offers to add her (a request naming the

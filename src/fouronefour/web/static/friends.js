@@ -273,12 +273,16 @@ function renderTableInvites() {
   if (!here) return;
   $("friends-invite-heading").hidden = !lists.friends.length;
   const friends = [...lists.friends].sort((a, b) => order[statusOf(a.id).status] - order[statusOf(b.id).status]);
+  // (a friend seated at this table already is here: nothing to invite them to)
+  const seated = new Set(state.table.seats.map((seat) => seat.profile).filter(Boolean));
   $("friends-invite-list").replaceChildren(
     ...friends.slice(0, 12).map((friend) => {
-      const status = statusOf(friend.id);
+      const atThisTable = seated.has(friend.id);
+      const status = atThisTable ? { status: "table", table: state.code } : statusOf(friend.id);
       const item = el("li", "friend-row");
       item.dataset.testid = "invite-friend";
       item.append(dot(status), el("span", "friend-name", friend.name), el("span", "friend-status", statusText(status)));
+      if (atThisTable) return item;
       item.append(
         act("friends_invite", "invite-friend-button", async () => {
           const code = session.state.code;
