@@ -755,3 +755,49 @@ def test_a_browser_signed_out_elsewhere_becomes_a_guest_at_its_next_change(
     )
     assert other.locator("[data-testid=claim-form]").is_visible()
     assert _me(other)["id"] != owner["id"]
+
+
+def test_a_claimed_profiles_name_is_the_seat_name_until_another_is_typed(
+    server_url: str, new_page: Any
+) -> None:
+    """The home page's and a lobby's name field start with a claimed profile's display name
+    (its player chose it); a guest's "Player 1234" is none, and a name typed wins."""
+    page = new_page("claimed", 390, 844)
+    _open(page, server_url)
+    assert page.input_value("[data-testid=name-input]") == ""  # (a guest's: none)
+    answer = page.evaluate(
+        """async () => {
+          const csrf = document.cookie.split('; ').find((c) => c.startsWith('fof_csrf=')).slice(9);
+          const headers = {'Content-Type': 'application/json', 'X-CSRF-Token': csrf};
+          await fetch('/api/me', {method: 'PATCH', headers, body: JSON.stringify({name: 'Ann'})});
+          const claim = {username: `ann.seat${Date.now() % 1e8}`,
+                         password: 'correct horse battery'};
+          return (await fetch('/api/me/claim', {method: 'POST', headers,
+                                                body: JSON.stringify(claim)})).status;
+        }"""
+    )
+    assert answer == 200
+    _open(page, server_url)
+    page.wait_for_function("document.getElementById('name-input').value === 'Ann'")
+    # A table made by someone else: its lobby offers the seat under her name too.
+    other = new_page("host", 1366, 657)
+    _open(other, server_url)
+    made = other.evaluate(
+        """async () => {
+          const csrf = document.cookie.split('; ').find((c) => c.startsWith('fof_csrf=')).slice(9);
+          const answer = await fetch('/api/tables', {method: 'POST', body: JSON.stringify(
+            {name: 'Host', players: 4}), headers: {'Content-Type': 'application/json',
+                                                     'X-CSRF-Token': csrf}});
+          return (await answer.json()).code;
+        }"""
+    )
+    page.goto(f"{server_url}/t/{made}")
+    page.locator("#lobby:not([hidden])").wait_for()
+    page.wait_for_function("document.getElementById('lobby-name').value === 'Ann'")
+    # A name typed is the one kept from then on.
+    _open(page, server_url)
+    page.fill("[data-testid=name-input]", "Annie")
+    page.locator("[data-testid=create-table]").click()
+    page.locator("#lobby:not([hidden])").wait_for()
+    _open(page, server_url)
+    assert page.input_value("[data-testid=name-input]") == "Annie"

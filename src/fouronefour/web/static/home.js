@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { $, showScreen } from "./dom.js";
 import { storage } from "./storage.js";
+import { onProfileChange, seatName } from "./profile.js";
 import { showError } from "./toast.js";
 import { setBaseTitle } from "./alerts.js";
 
@@ -157,7 +158,7 @@ export function showHome() {
   setBaseTitle("414");
   showScreen("screen-home");
   $("topbar-info").textContent = "";
-  $("name-input").value = storage.name();
+  $("name-input").value = seatName();
 }
 
 export function retranslateHome() {
@@ -173,4 +174,8 @@ export function initHome(enter) {
   $("join-form").addEventListener("submit", joinByCode);
   $("name-form").addEventListener("submit", (event) => event.preventDefault());
   api.config().then(applyConfig, () => {});
+  // (the profile answers after the first paint: its name, if the field is still empty)
+  onProfileChange(() => {
+    if (!$("name-input").value) $("name-input").value = seatName();
+  });
 }

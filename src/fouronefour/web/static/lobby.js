@@ -4,6 +4,7 @@ import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { $, el, button } from "./dom.js";
 import { storage } from "./storage.js";
+import { seatName } from "./profile.js";
 import { dispatch, request, session } from "./session.js";
 import { showError, toast } from "./toast.js";
 import { teamName } from "./table.js";
@@ -107,7 +108,7 @@ export function renderLobby() {
     list.append(item);
   }
   $("lobby-name-row").hidden = !canJoin;
-  if (canJoin && !$("lobby-name").value) $("lobby-name").value = storage.name();
+  if (canJoin && !$("lobby-name").value) $("lobby-name").value = seatName();
   // "Just watch" is no one-way door: while watching, the same button offers the seats again.
   const watch = $("watch");
   watch.hidden = !canSit;

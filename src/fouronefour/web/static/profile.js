@@ -16,6 +16,7 @@ import { openMatchReplay } from "./replay.js";
 import { showProfileActions } from "./friends.js";
 import { showError, toast } from "./toast.js";
 import { paintPush } from "./push.js";
+import { storage } from "./storage.js";
 
 /** The built-in avatars (docs/players.md, "Avatar"); the client draws them. */
 export const AVATARS = {
@@ -49,6 +50,12 @@ const listeners = [];
 /** The profile of this browser (null until loaded, or when the server has no players). */
 export function currentProfile() {
   return me;
+}
+
+/** The name a seat starts with on this browser: the one typed last, else a claimed
+ * profile's display name (a guest's "Player 1234" is no name its player chose). */
+export function seatName() {
+  return storage.name() || (me && me.claimed ? me.name : "");
 }
 
 export function onProfileChange(listener) {
