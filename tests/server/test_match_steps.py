@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from fouronefour.engine import Match
+from fouronefour.engine import Match, Rules
 from fouronefour.server.errors import ErrorCode
 from fouronefour.server.storage import NewMatch
 from fouronefour.server.tables.matches import check_play_again, check_start, deal
+from fouronefour.server.tables.model import TableOptions
 from fouronefour.server.tables.seating import fill_bots
 
 from .tablestates import a_table, refused
@@ -24,6 +25,17 @@ def test_the_host_starts_once_every_seat_is_filled() -> None:
     assert refused(check_play_again, again, 1) == ErrorCode.NOT_HOST
     emptied = a_table(status="finished", match_number=1)
     assert refused(check_play_again, emptied, 0) == ErrorCode.SEATS_EMPTY
+
+
+def test_an_events_decided_table_is_not_played_again() -> None:
+    """A club event's table (its rules' goal: one round, a level) ends when the event's
+    length decides it; the event makes the next round's tables, so the host's play again
+    is refused (docs/tournaments.md, "A decided table ends")."""
+    full = fill_bots(a_table(), 0).state
+    for goal in ("round", "8"):
+        event_table = a_table(status="finished", seats=full.seats, match_number=1,
+                              options=TableOptions(Rules(goal=goal)))  # fmt: skip
+        assert refused(check_play_again, event_table, 0) == ErrorCode.WRONG_STATUS
 
 
 def test_a_match_is_dealt_from_its_seed_with_everyone_back() -> None:

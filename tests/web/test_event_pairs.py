@@ -129,6 +129,27 @@ def test_a_pair_registered_in_the_page_plays_and_goes_to_the_clubs_history(
         page.locator(".status-text", has_text="The event's table is decided").wait_for()
         assert page.locator("[data-testid=status-play-again]").count() == 0
         _whole(page, f"event-table-decided-{size}")
+    # Its host (the first seat's player, whoever it is) is offered no play again either, in
+    # the results dialog: at this table, or at a new one.
+    shown = cat.get(f"/api/events/{event['id']}").json()
+    link = shown["schedule"][0]["tables"][0]["link"]
+    code, secret = link.removeprefix("/t/").split("#invite=")
+    table = cat.http.get(f"/api/tables/{code}", headers={"X-Invite": secret}).json()
+    host_id = table["seats"][table["host_seat"]]["profile"]
+    me = "fetch('/api/me').then((r) => r.json()).then((m) => m.profile.id)"
+    sessions = {p.evaluate(me): p.context.cookies() for p in (phone, laptop)}
+    for browser in (cat, dan):
+        sessions[browser.id] = [{"name": k, "value": v, "url": url}
+                                for k, v in browser.http.cookies.items()]  # fmt: skip
+    host = new_page("host", 1366, 657)
+    host.context.add_cookies(sessions[host_id])
+    host.goto(url + link)
+    host.locator("[data-testid=results]").wait_for()
+    host.wait_for_function("document.querySelector('#game').dataset.decision === ''")
+    assert host.locator(".status-text", has_text="The event's table is decided").count() == 1
+    host.wait_for_timeout(2000)  # (play again's first look at the offer is made by then)
+    assert host.locator("[data-testid=play-again]").is_hidden()
+    assert host.locator("[data-testid=again-panel]").is_hidden()
 
     # The club's page: the event's final table in its history, linking to the event.
     for page, size in ((phone, "390"), (laptop, "1366")):

@@ -82,6 +82,17 @@ def test_a_swiss_of_pairs_is_played_to_the_end_by_bots_for_absent_players(club: 
             assert [s["kind"] for s in table["seats"]] == ["human"] * 4
             north = shown_table["north"][0]["name"].split(" & ")
             assert [table["seats"][0]["name"], table["seats"][2]["name"]] == north
+    # Decided, a table is not played again (the event makes the next round's tables): its
+    # host's offer of a new table is refused, as the same table's play again is.
+    first = shown["schedule"][0]["tables"][0]
+    code, invite = first["code"], first["link"].split("#invite=")[1]
+    table = admin.http.get(f"/api/tables/{code}", headers={"X-Invite": invite}).json()
+    host_id = table["seats"][table["host_seat"]]["profile"]
+    host = next(b for b in (admin, *others) if b.id == host_id)
+    token = host.post(f"/api/tables/{code}/return", {"invite": invite}).json()["token"]
+    offer = host.post(f"/api/tables/{code}/again", {"token": token, "rotate": True})
+    assert offer.status_code == 409, offer.text
+    assert offer.json()["error"]["code"] == "wrong_status"
 
 
 def test_individuals_rotate_partners_with_fair_byes(club: Club) -> None:

@@ -8,6 +8,7 @@ import { t } from "./i18n.js";
 import { ApiError } from "./net.js";
 import { $, el } from "./dom.js";
 import { session } from "./session.js";
+import { eventGoal } from "./state.js";
 import { storage } from "./storage.js";
 import { showError } from "./toast.js";
 
@@ -158,7 +159,8 @@ export function watchAgain() {
   const state = session.state;
   const code = state.code;
   const finished = state.table && state.table.status === "finished" && state.role === "player";
-  if (!finished || !code || !myToken(code)) {
+  // (an event's table is decided, not played again: the event makes the next round's tables)
+  if (!finished || !code || !myToken(code) || eventGoal(state)) {
     if (watching) stop();
     return;
   }

@@ -73,7 +73,8 @@ export function onResultsChange(previous, next, message) {
 export function renderResultButtons() {
   const state = session.state;
   const finished = state.table && state.table.status === "finished";
-  $("results-again").hidden = !(finished && state.host && state.role === "player");
+  // (an event's table is decided: the event makes the next round's tables)
+  $("results-again").hidden = !(finished && state.host && state.role === "player" && !eventGoal(state));
   $("results-replay").hidden = !finished;
   watchAgain(); // (a new table with the same players: playagain.js)
   // A modal keeps the keyboard: if what had it went (a button hidden, the page redrawn
