@@ -168,3 +168,33 @@ def test_befriend_invite_in_one_click_and_block_at_the_table(
     assert sorted(p["id"] for p in blocked) == sorted([bob_id, cy_id])
     ann.click("[data-testid=profile-unblock]")
     ann.locator("[data-testid=profile-block]").wait_for()
+
+
+def test_an_invite_opened_from_its_notice_is_seen_on_the_table_it_names(
+    server_url: str, new_page: Any
+) -> None:
+    """Bob opens Ann's table from the invite's notice (its link: /t/CODE, docs/push.md): the
+    page shows that table, so the invite is seen, not offered again over it as "Join"."""
+    ann, bob = new_page("ann", 1366, 657), new_page("bob", 390, 844, mobile=True)
+    for page, name in ((ann, "Ann"), (bob, "Bob")):
+        _open(page, server_url)
+        assert _call(page, "PATCH", "/api/me", {"name": name})["status"] == 200
+    username = f"bobn.{int(time.time() * 1000) % 10**8}"
+    claimed = _call(bob, "POST", "/api/me/claim",
+                    {"username": username, "password": "correct horse battery"})  # fmt: skip
+    bob_id = claimed["body"]["profile"]["id"]
+    assert _call(ann, "POST", "/api/friends/requests", {"username": username})["status"] == 201
+    ann_id = _call(ann, "GET", "/api/me")["body"]["profile"]["id"]
+    assert _call(bob, "POST", f"/api/friends/requests/{ann_id}/accept")["status"] == 200
+    code = _call(ann, "POST", "/api/tables", {"name": "Ann", "players": 4})["body"]["code"]
+    _open(bob, server_url)
+    sent = _call(ann, "POST", "/api/friends/invites", {"id": bob_id, "table": code})
+    assert sent["status"] == 201
+    bob.locator("[data-testid=friend-invite]").wait_for()  # (on the home page: Join)
+    bob.goto(f"{server_url}/t/{code}")
+    bob.locator("#lobby:not([hidden])").wait_for()
+    bob.wait_for_function(
+        "async () => (await (await fetch('/api/friends/invites')).json()).invites.length === 0"
+    )
+    assert bob.locator("[data-testid=friend-invite]").count() == 0
+    _whole(bob, "invite-opened-from-notice-390x844")

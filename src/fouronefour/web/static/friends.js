@@ -303,8 +303,10 @@ function renderInvites() {
   const box = $("friend-invites");
   const now = Date.now();
   // (an invite to a table this page holds a seat at leads nowhere new: a waiting friend's
-  // play-again seat, taken already; it is seen)
-  const taken = invites.filter((i) => storage.seat(i.code));
+  // play-again seat, taken already; nor one to the table this page shows, opened from the
+  // notice: it is seen)
+  const shown = session.state.table ? session.state.code : null;
+  const taken = invites.filter((i) => storage.seat(i.code) || i.code === shown);
   if (taken.length) invites = invites.filter((i) => !taken.includes(i));
   for (const invite of taken) send({ type: "seen", id: invite.id });
   const live = invites.filter((i) => !i.expires_at || i.expires_at > now).slice(0, 3);
