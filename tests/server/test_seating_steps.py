@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from fouronefour.engine import Rules
 from fouronefour.server.errors import ErrorCode
 from fouronefour.server.storage import ChangeExtra, StoredHandoff, StoredSeat
-from fouronefour.server.tables.model import SeatChanges, SeatState, hash_token
+from fouronefour.server.tables.model import SeatChanges, SeatState, TableOptions, hash_token
 from fouronefour.server.tables.seating import (
     away,
     back,
@@ -125,6 +126,18 @@ def test_the_host_removes_a_player_who_is_kept_out() -> None:
     assert refused(kick, a_table(status="playing"), 0, 1) == ErrorCode.WRONG_STATUS
     bot = fill_bots(state, 0).state
     assert kick(bot, 0, 2).state.removed == frozenset()  # a bot has no token to keep out
+
+
+def test_an_events_table_host_removes_and_moves_nobody() -> None:
+    """At a club event's table (its rules' goal shorter than a match) the first seat's
+    player hosts, but the event seats its players: removing an opponent (who could then not
+    take their seat back: a bot would play their round) or swapping seats is refused."""
+    state = a_table(options=TableOptions(Rules(goal="round")))
+    assert refused(kick, state, 0, 1) == ErrorCode.WRONG_STATUS
+    assert refused(move_seat, state, 0, 1, 2) == ErrorCode.WRONG_STATUS
+    assert refused(move_seat, state, 0, 0, 3) == ErrorCode.WRONG_STATUS
+    kick(a_table(), 0, 1)  # (a table of its own: as before)
+    move_seat(a_table(), 0, 1, 2)
 
 
 def test_a_removed_profile_cannot_sit_again_with_a_new_token() -> None:

@@ -150,6 +150,9 @@ def test_a_pair_registered_in_the_page_plays_and_goes_to_the_clubs_history(
     host.wait_for_timeout(2000)  # (play again's first look at the offer is made by then)
     assert host.locator("[data-testid=play-again]").is_hidden()
     assert host.locator("[data-testid=again-panel]").is_hidden()
+    # Nor may the host remove or move the players the event seated (the lobby's tools).
+    assert host.locator("[data-testid^=kick-]").count() == 0
+    assert host.locator("[data-testid^=move-]").count() == 0
 
     # The club's page: the event's final table in its history, linking to the event.
     for page, size in ((phone, "390"), (laptop, "1366")):

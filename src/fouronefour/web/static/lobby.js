@@ -6,6 +6,7 @@ import { $, el, button } from "./dom.js";
 import { storage } from "./storage.js";
 import { seatName } from "./profile.js";
 import { dispatch, request, session } from "./session.js";
+import { eventGoal } from "./state.js";
 import { showError, toast } from "./toast.js";
 import { teamName } from "./table.js";
 
@@ -49,6 +50,8 @@ export function renderLobby() {
   const removed = !seated && Boolean(storage.removed(state.code));
   const canSit = !seated && !removed && (table.status === "lobby" || table.status === "finished");
   const canJoin = canSit && !local.watching;
+  // (an event's table seats whom the event paired: its host removes or moves nobody)
+  const hostTools = state.host && seated && !eventGoal(state);
   for (const seat of table.seats) {
     const item = el("li", `lobby-seat team-${seat.team}`);
     item.dataset.testid = `lobby-seat-${seat.seat}`;
@@ -70,13 +73,13 @@ export function renderLobby() {
     // The host's tools (and "Sit here") keep to a line of their own when the name needs
     // the card's width.
     const tools = el("span", "host-seat-tools");
-    if (state.host && seated && seat.seat !== table.host_seat && seat.kind !== "empty") {
+    if (hostTools && seat.seat !== table.host_seat && seat.kind !== "empty") {
       // The host may send a player (or a bot) away before the match or between matches.
       const kick = button("btn btn-small", t("kick"), `kick-${seat.seat}`);
       kick.addEventListener("click", () => request({ type: "kick", seat: seat.seat }).catch(showError));
       tools.append(kick);
     }
-    if (state.host && seated && seat.kind !== "empty") {
+    if (hostTools && seat.kind !== "empty") {
       // ... and move people around: swap this seat with another (an empty one too).
       const move = document.createElement("select");
       move.className = "seat-move";
