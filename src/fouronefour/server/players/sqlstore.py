@@ -860,11 +860,16 @@ class SqlPlayerStore:
             higher = await conn.fetch(
                 "SELECT coalesce(sum(players), 0) FROM player_board WHERE bucket > ?", bucket
             )
+            # (Two ranges, not one OR: each is read from the board's index alone, where
+            # PostgreSQL turned the OR into a bitmap scan of the profiles' rows.)
             level = await conn.fetch(
-                "SELECT count(*) FROM player_profiles WHERE board_bucket = ?"
-                " AND (ordinal > ? OR (ordinal = ? AND id < ?))",
+                "SELECT (SELECT count(*) FROM player_profiles"
+                " WHERE board_bucket = ? AND ordinal > ?)"
+                " + (SELECT count(*) FROM player_profiles"
+                " WHERE board_bucket = ? AND ordinal = ? AND id < ?)",
                 bucket,
                 ordinal,
+                bucket,
                 ordinal,
                 profile_id,
             )
