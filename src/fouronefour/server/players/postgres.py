@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Coroutine, Sequence
 from typing import Any, TypeVar
 
 import asyncpg
@@ -25,7 +25,7 @@ from .schema import (
     TOURNAMENT_FINALS_STEP,
     TOURNAMENTS_STEP,
 )
-from .sqlstore import BOARD_INDEX_STEP, TALLIES_STEP, Row, SqlPlayerStore
+from .sqlstore import BOARD_INDEX_STEP, TALLIES_STEP, Row, SqlPlayerStore, Statement
 
 R = TypeVar("R")
 
@@ -128,6 +128,17 @@ class _PgConn:
         except _FAILURES as error:
             raise StorageError(f"the players' database: {error}") from None
 
+    async def write_all(self, statements: Sequence[Statement]) -> None:
+        # The data-modifying parts of one statement, which PostgreSQL runs each to its end
+        # whether or not the query reads them.
+        if len(statements) == 1:
+            await self.execute(statements[0][0], *statements[0][1])
+        elif statements:
+            parts = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(statements))
+            await self.execute(
+                f"WITH {parts} SELECT 1", *(value for _, values in statements for value in values)
+            )
+
 
 class PostgresDb:
     for_update = " FOR UPDATE"
@@ -155,10 +166,6 @@ class PostgresDb:
                 max_size=self.READERS,
                 command_timeout=self.STATEMENT_SECONDS,
                 timeout=self.STATEMENT_SECONDS,
-                # (A plan for each call's values: a player's rank counts one leaderboard
-                # bucket, whose size the generic plan, made for any bucket, cannot know: at
-                # 1,000,000 profiles rank p99 15-16 ms against 20 ms, bench/players.py.)
-                server_settings={"plan_cache_mode": "force_custom_plan"},
             )
         except _FAILURES as error:
             raise StorageError(f"cannot open the players' database ({error})") from None

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
 from ..storage.values import StorageError
@@ -25,7 +25,7 @@ from .schema import (
     TOURNAMENT_FINALS_STEP,
     TOURNAMENTS_STEP,
 )
-from .sqlstore import BOARD_INDEX_STEP, TALLIES_STEP, Row, SqlPlayerStore
+from .sqlstore import BOARD_INDEX_STEP, TALLIES_STEP, Row, SqlPlayerStore, Statement
 
 T = TypeVar("T")
 
@@ -109,6 +109,10 @@ class _SqliteConn:
 
     async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         self._run(lambda: self._conn.executemany(sql, rows))
+
+    async def write_all(self, statements: Sequence[Statement]) -> None:
+        for sql, values in statements:
+            await self.execute(sql, *values)
 
 
 class SqliteDb:

@@ -180,9 +180,10 @@ class PlayerStore(Protocol):
         recorded meanwhile would be rated from the ratings of before."""
         ...
 
-    async def rebuild_board(self) -> None:
+    async def rebuild_board(self) -> int:
         """Count the global leaderboard again from the ratings (after a bulk load or a
-        recomputation of ratings)."""
+        recomputation of ratings); how many profiles changed place in it. A profile already
+        in place is not written."""
         ...
 
     async def played_with(self, profile_id: str, limit: int) -> list[RatingRow]:
