@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from fouronefour.engine import Rules
 from fouronefour.server.errors import ErrorCode
 from fouronefour.server.storage import ChangeExtra, StoredHandoff, StoredSeat
@@ -21,7 +23,7 @@ from fouronefour.server.tables.seating import (
     profile_seat,
     was_removed,
 )
-from fouronefour.server.tables.state import Handoff
+from fouronefour.server.tables.state import Handoff, evolve
 
 from .tablestates import a_table, refused
 
@@ -46,6 +48,15 @@ def test_a_seat_is_a_frozen_value_each_change_a_new_one() -> None:
     assert absent.emptied() == SeatState(2)
     assert SeatState(1, "Bot 2", "bot").moved_to(3).name == "Bot 4"
     assert taken.moved_to(0) == SeatState(0, "Cy", "human", "h", profile="p-cy")
+
+
+def test_a_table_state_evolves_as_dataclasses_replace_would() -> None:
+    state = a_table()
+    paused = evolve(state, paused=True, move_count=3)
+    assert paused == replace(state, paused=True, move_count=3) and paused is not state
+    assert not state.paused and state.move_count == 0  # the original is untouched
+    with pytest.raises(TypeError, match="no field 'pause'"):
+        evolve(state, pause=True)
 
 
 def test_joining_takes_a_free_or_bot_seat_in_the_lobby_only() -> None:

@@ -40,7 +40,7 @@ class BotSeats:
     def _still_due(self, seat: int, prompt_v: int) -> bool:
         table = self._table
         return (
-            not table.paused
+            not table.current.paused
             and seat in table.views.prompts()
             and table.prompt_v.get(seat) == prompt_v
             and table.bot_controlled(seat)
@@ -52,9 +52,10 @@ class BotSeats:
             self._pending.discard((seat, prompt_v))
             return
         view, legal = table.views.pending_decision(seat)
-        bot_seed = hash((table.seed, table.match_number, table.move_count, seat)) & 0xFFFFFFFF
+        current = table.current
+        bot_seed = hash((table.seed, current.match_number, current.move_count, seat)) & 0xFFFFFFFF
         table.services.bots.run(
-            table.options.bot,
+            current.options.bot,
             view,
             legal,
             bot_seed,

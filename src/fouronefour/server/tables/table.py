@@ -104,9 +104,11 @@ class Table:
         services: TableServices,
         settings: TableSettings,
     ) -> None:
-        #: The table as its steps see it, the time aside (:meth:`state`), changed by a step
-        #: alone (:meth:`take`).
-        self._state = TableState(
+        #: The table as its steps see it, as last kept (the time as of that step;
+        #: :meth:`state` is now), changed by a step alone (:meth:`take`, through
+        #: :meth:`_keep`). An attribute, not a property: the views and the bots read it
+        #: several times a decision.
+        self.current = TableState(
             code=code,
             options=options,
             match_number=0,
@@ -178,20 +180,20 @@ class Table:
         table = cls(code, options, seat_number, services, settings or TableSettings())
         token, token_hash = new_token()
         host = table.seats[seat_number].with_player(name, "human", token_hash, profile)
-        table._keep(with_seats(table._state, host))
+        table._keep(with_seats(table.current, host))
         table.version = 1
         return table, token
 
     def stored(self) -> StoredTable:
         """The table as a new one is first written (no match yet)."""
         return StoredTable(
-            self._state.code,
-            self._state.options.to_dict(),
+            self.current.code,
+            self.current.options.to_dict(),
             self.host_seat,
-            self._state.status,
+            self.current.status,
             self.version,
-            self._state.match_number,
-            [s.stored() for s in self._state.seats],
+            self.current.match_number,
+            [s.stored() for s in self.current.seats],
             settings=self.settings.to_dict(),
         )
 
@@ -204,7 +206,7 @@ class Table:
         status: Status = stored.status  # type: ignore[assignment]  # written by this class
         seats = (SeatState.restored(record) for record in stored.seats)
         state = replace(
-            with_seats(table._state, *seats),
+            with_seats(table.current, *seats),
             status=status,
             match_number=stored.match_number,
             paused=stored.paused and status == "playing",
@@ -234,89 +236,84 @@ class Table:
         Writes nothing (a server whose database has become read-only still starts): the
         next update carries every seat's private part, and a decision pending before the
         restart may be answered with the version the client last saw."""
-        if self._state.status != "playing" or self._state.match is None:
+        if self.current.status != "playing" or self.current.match is None:
             return
-        pause = self._state.round_end
+        pause = self.current.round_end
         now = self.scheduler.now()
         if pause is not None:
-            if not self._state.paused:
+            if not self.current.paused:
                 pause = pause.running(now, self.settings.round_pause_seconds)
-                self._keep(replace(self._state, round_end=pause))
+                self._keep(replace(self.current, round_end=pause))
             self._arm({})
             return
-        closes_at = None if self._state.paused else now + self._state.options.hook_seconds
-        window = reopened(self._state.match.round, closes_at)
+        closes_at = None if self.current.paused else now + self.current.options.hook_seconds
+        window = reopened(self.current.match.round, closes_at)
         if window is not None:  # the answers it had (acknowledged and written) still count
             for claim in self._claims:
-                if (claim.match_number, claim.idx) == (self._state.match_number, self.move_count):
+                if (claim.match_number, claim.idx) == (self.current.match_number, self.move_count):
                     window = window.answered(claim.seat, claim.answer, kept=True)
-        self._keep(replace(self._state, window=window))
+        self._keep(replace(self.current, window=window))
         self._claims = []
         prompts = self.views.prompts()
         self.prompt_v = dict.fromkeys(prompts, self.version)
         turn_seat = next(iter(prompts)) if self.windows.current is None and prompts else None
-        if turn_seat is not None and not self.bot_controlled(turn_seat) and not self._state.paused:
-            self.deadline = self.scheduler.now() + self._state.options.turn_seconds
+        if turn_seat is not None and not self.bot_controlled(turn_seat) and not self.current.paused:
+            self.deadline = self.scheduler.now() + self.current.options.turn_seconds
         self._arm(prompts)
 
     # ------------------------------------------------------------ reading
 
     @property
     def code(self) -> str:
-        return self._state.code
+        return self.current.code
 
     @property
     def options(self) -> TableOptions:
-        return self._state.options
+        return self.current.options
 
     @property
     def settings(self) -> TableSettings:
-        return self._state.settings
+        return self.current.settings
 
     @property
     def host_seat(self) -> int:
-        return self._state.host_seat
+        return self.current.host_seat
 
     @property
     def seats(self) -> Sequence[SeatState]:
-        return self._state.seats
-
-    @property
-    def current(self) -> TableState:
-        """The table's state as last kept (the time as of that step; :meth:`state` is now)."""
-        return self._state
+        return self.current.seats
 
     @property
     def status(self) -> Status:
-        return self._state.status
+        return self.current.status
 
     @property
     def match_number(self) -> int:
-        return self._state.match_number
+        return self.current.match_number
 
     @property
     def match(self) -> Match | None:
-        return self._state.match
+        return self.current.match
 
     @property
     def move_count(self) -> int:
         """Decisions taken in the current match (the next move's index in storage)."""
-        return self._state.move_count
+        return self.current.move_count
 
     @property
     def paused(self) -> bool:
         """The host paused the table (docs/protocol.md section 5)."""
-        return self._state.paused
+        return self.current.paused
 
     @property
     def removed(self) -> frozenset[str]:
         """The token hashes of the players the host removed (kick): not seated here again
         unless the host hands them a seat (seating.py). Kept in the row's settings."""
-        return self._state.removed
+        return self.current.removed
 
     @property
     def players(self) -> int:
-        return self._state.options.rules.players
+        return self.current.options.rules.players
 
     @property
     def storage_failed(self) -> bool:
@@ -339,14 +336,14 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         return {
-            "code": self._state.code,
-            "status": self._state.status,
+            "code": self.current.code,
+            "status": self.current.status,
             "host_seat": self.host_seat,
             "version": self.version,
-            "options": self._state.options.public(),
+            "options": self.current.options.public(),
             "settings": self.settings.to_dict(),
-            "seats": [s.public() for s in self._state.seats],
-            "match_number": self._state.match_number,
+            "seats": [s.public() for s in self.current.seats],
+            "match_number": self.current.match_number,
             "finished_matches": list(self.finished_matches),
         }
 
@@ -354,7 +351,7 @@ class Table:
         if not isinstance(token, str) or not token or len(token) > 200:
             return None
         digest = hash_token(token)
-        for seat in self._state.seats:
+        for seat in self.current.seats:
             if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
                 return seat.seat
         return None
@@ -373,7 +370,7 @@ class Table:
         return self.views.snapshot(seat)
 
     def bot_controlled(self, seat: int) -> bool:
-        occupant = self._state.seats[seat]
+        occupant = self.current.seats[seat]
         return occupant.kind == "bot" or occupant.away  # (SeatState.bot_controlled, inlined)
 
     def was_removed(self, token: object) -> bool:
@@ -389,7 +386,7 @@ class Table:
         return TableRow(
             self.host_seat,
             settings,
-            self._state.paused,
+            self.current.paused,
             0 if pause is None else pause.round_number,
         )
 
@@ -470,15 +467,15 @@ class Table:
         prompts = self.views.prompts()
         offered_at = self.prompt_v.get(seat, 0)
         move = check_decision(
-            self._state.status,
-            self._state.paused,
+            self.current.status,
+            self.current.paused,
             move,
             v,
             self.version,
             offered_at,
             seat in prompts,
         )
-        check_offered(self._state, seat, seat in prompts)  # (no time needed)
+        check_offered(self.current, seat, seat in prompts)  # (no time needed)
         ack = self.decide(seat, move, prompts[seat], by_bot=False)
         if resend_key is not None:
             remembered = self._accepted.setdefault(seat, OrderedDict())
@@ -500,23 +497,23 @@ class Table:
         """Take the step the match advanced by (:func:`.play.advance`), and have what the
         server analyses follow it."""
         if step.state.status == "finished":
-            self.finished_matches.append(self._state.match_number)
+            self.finished_matches.append(self.current.match_number)
         self.take(step.step())
         after = step.match
         analyst = self.services.analyst
         if step.analysed:
             assert analyst is not None
             analyst.round_ended(
-                self._state.code,
-                self._state.match_number,
+                self.current.code,
+                self.current.match_number,
                 len(after.results),
                 self._storage.staged_seq,
             )
         elif analyst is not None and analyst.enabled and not after.is_over and step.written.moves:
             # the round goes on: its decisions so far may be analysed while it is played
             analyst.round_progressed(
-                self._state.code,
-                self._state.match_number,
+                self.current.code,
+                self.current.match_number,
                 len(after.results) + 1,
                 self.move_count,
                 self._storage.staged_seq,
@@ -528,7 +525,7 @@ class Table:
         """The table as a step sees it now (:class:`.state.TableState`)."""
         analyst = self.services.analyst
         return evolve(
-            self._state,
+            self.current,
             now=self.scheduler.now(),
             version=self.version,
             bots_only=self._bots_only(),
@@ -549,7 +546,7 @@ class Table:
         state alone, as a connection's coming and going while the database cannot be
         written); a step without events writes what it has, versioned by nobody. The
         clocks follow the state: its window's, its pause's, the turn's."""
-        if step.state.paused != self._state.paused:
+        if step.state.paused != self.current.paused:
             self.deadline = None  # (a turn's clock starts again in full)
         self._keep(step.state)
         for seat in step.renewed:  # (a new occupant starts afresh)
@@ -580,7 +577,7 @@ class Table:
     def _bots_only(self) -> bool:
         """Whether the table's bot decides for every seat, worked out again only when the
         seats changed (they are the same tuple from one decision to the next)."""
-        seats = self._state.seats
+        seats = self.current.seats
         if seats is not self._bots_only_of:
             self._bots_only_of = seats
             self._bots_only_now = all(seat.bot_controlled for seat in seats)
@@ -589,7 +586,7 @@ class Table:
     def _keep(self, state: TableState) -> None:
         """The table's state is ``state`` now; the claim window's and the end-of-round
         pause's timers follow it."""
-        self._state = state
+        self.current = state
         self.windows.keep(state.window)
         self.round_pause.keep(state.round_end)
 
@@ -621,21 +618,21 @@ class Table:
             extra = replace(extra or ChangeExtra(), row=self.row())
         prompts = self.views.prompts()
         turn_seat = next(iter(prompts)) if self.windows.current is None and prompts else None
-        turn = None if turn_seat is None else self._state.seats[turn_seat]
+        turn = None if turn_seat is None else self.current.seats[turn_seat]
         self.deadline = turn_deadline(
             self.deadline,
             turn,
-            self._state.paused,
+            self.current.paused,
             self.scheduler.now(),
-            self._state.options.turn_seconds,
+            self.current.options.turn_seconds,
         )
         version = self.version + 1
         self._storage.commit(
             Change(
-                self._state.code,
+                self.current.code,
                 version,
-                self._state.status,
-                self._state.match_number,
+                self.current.status,
+                self.current.match_number,
                 seats,
                 new_match,
                 moves,
@@ -657,7 +654,7 @@ class Table:
             seat_changes,
         )
         self._history.append(update)
-        self._fanout.publish(self._state.code, update)
+        self._fanout.publish(self.current.code, update)
         self._arm(prompts)
         if new_prompts and self.deadline is not None and turn_seat is not None:
             self._turn_fell(turn_seat)
@@ -666,11 +663,11 @@ class Table:
     def _turn_fell(self, seat: int) -> None:
         """A player's turn began (its clock runs): the server may tell them if they are not
         looking (push/turns.py)."""
-        profile = self._state.seats[seat].profile
+        profile = self.current.seats[seat].profile
         watcher = self.services.turns
         if watcher is not None and profile is not None:
             watcher.turn(
-                self._state.code, seat, profile, (self._state.match_number, self.move_count)
+                self.current.code, seat, profile, (self.current.match_number, self.move_count)
             )
 
     def write(self, extra: ChangeExtra) -> None:
@@ -678,10 +675,10 @@ class Table:
         written before the ack that follows, like every change."""
         self._storage.commit(
             Change(
-                self._state.code,
+                self.current.code,
                 self.version,
-                self._state.status,
-                self._state.match_number,
+                self.current.status,
+                self.current.match_number,
                 extra=extra,
             )
         )
@@ -692,7 +689,7 @@ class Table:
         if self.deadline is not None and not self._turn_timer_armed:
             self._turn_timer_armed = True
             self.scheduler.call_later(self.deadline - self.scheduler.now(), self._turn_due)
-        if self._state.paused:
+        if self.current.paused:
             return  # bots wait too
         if self.round_pause.current is not None:
             self.round_pause.arm()
@@ -702,7 +699,7 @@ class Table:
 
     def _window_due(self, closes_at: float) -> None:
         window = self.windows.current
-        if window is None or window.closes_at != closes_at or self._state.paused:
+        if window is None or window.closes_at != closes_at or self.current.paused:
             return  # closed, or held and run again since
         if not self.postponed(lambda: self._window_due(closes_at)):
             self._advance(close_window(self.state()))

@@ -15,6 +15,7 @@ from .model import Prompt, ms
 
 if TYPE_CHECKING:
     from .core import TableCore as Table
+    from .model import SeatState
     from .windows import Window
 
 #: A seat's private part as compared between versions: (hand, decision, legal moves,
@@ -52,15 +53,16 @@ class SeatViews:
     def state(self) -> dict[str, Any] | None:
         """The public state (the same for every connection); None before the first match."""
         table = self._table
-        m = table.match
+        current = table.current  # (one read of the table: this runs every decision)
+        m = current.match
         if m is None:
             return None
         pause = table.round_pause.current
         if pause is not None:  # the round that ended stays on show
             r = pause.ended
             return {
-                "status": table.status,
-                "match_number": table.match_number,
+                "status": current.status,
+                "match_number": current.match_number,
                 "round_number": pause.round_number,
                 "level": r.level,
                 "levels": list(m.levels),
@@ -77,15 +79,15 @@ class SeatViews:
                 "match_over": False,
                 "match_winner": None,
                 "round_end": table.round_pause.public(),
-                "paused": table.paused,
+                "paused": current.paused,
             }
         r = m.round
         window = table.windows.current
         top, top_seat = _on_top(window, r.top, r.top_seat)
         deadline = table.deadline
         return {
-            "status": table.status,
-            "match_number": table.match_number,
+            "status": current.status,
+            "match_number": current.match_number,
             "round_number": m.round_number,
             "level": r.level,
             "levels": list(m.levels),
@@ -102,14 +104,14 @@ class SeatViews:
             "match_over": m.is_over,
             "match_winner": m.winning_team,
             "round_end": None,
-            "paused": table.paused,
+            "paused": current.paused,
         }
 
     def _shown_round(self) -> Round | None:
         """The round whose hands are shown: the one played, or during an end-of-round pause
         the one that ended."""
         table = self._table
-        m = table.match
+        m = table.current.match
         if m is None:
             return None
         pause = table.round_pause.current
@@ -128,21 +130,21 @@ class SeatViews:
         self._hands[seat] = (counts, text)
         return text
 
-    def _private(self, seat: int, prompts: dict[int, Prompt], r: Round | None) -> Private:
+    def _private(self, seat: SeatState, prompts: dict[int, Prompt], r: Round | None) -> Private:
         table = self._table
-        hand = self._hand(seat, r)
-        prompt = prompts.get(seat)
+        hand = self._hand(seat.seat, r)
+        prompt = prompts.get(seat.seat)
         if prompt is None:
-            return (hand, None, (), None, None, table.seats[seat].away)
+            return (hand, None, (), None, None, seat.away)
         window = table.windows.current
         deadline = window.closes_at if window is not None else table.deadline
         return (
             hand,
             prompt[0],
             tuple(prompt[1]),
-            table.prompt_v.get(seat),
+            table.prompt_v.get(seat.seat),
             None if deadline is None else ms(deadline),
-            table.seats[seat].away,
+            seat.away,
         )
 
     @staticmethod
@@ -160,20 +162,21 @@ class SeatViews:
 
     def you(self, seat: int, prompts: dict[int, Prompt]) -> dict[str, Any]:
         """``seat``'s private part now."""
-        return self._private_dict(seat, self._private(seat, prompts, self._shown_round()))
+        state = self._table.current.seats[seat]
+        return self._private_dict(seat, self._private(state, prompts, self._shown_round()))
 
     def changed(self, prompts: dict[int, Prompt]) -> dict[int, dict[str, Any]]:
         """The ``you`` of each human seat whose private part changed since it was last sent."""
         table = self._table
         private: dict[int, dict[str, Any]] = {}
-        if table.match is None:
+        if table.current.match is None:
             return private
         last = self._last_private
         r = self._shown_round()
-        for state in table.seats:
+        for state in table.current.seats:
             if state.kind != "human":
                 continue
-            current = self._private(state.seat, prompts, r)
+            current = self._private(state, prompts, r)
             if last.get(state.seat) != current:
                 last[state.seat] = current
                 private[state.seat] = self._private_dict(state.seat, current)
@@ -224,7 +227,7 @@ class SeatViews:
     def pending_decision(self, seat: int) -> tuple[dict[str, Any], list[str]]:
         """The view and legal moves of ``seat``'s pending decision (for hints and bots)."""
         prompts = self.prompts()
-        m = self._table.match
+        m = self._table.current.match
         if seat not in prompts or m is None:
             raise TableError(ErrorCode.NO_DECISION, f"seat {seat} has no decision to take")
         decision, legal = prompts[seat]
