@@ -87,6 +87,9 @@ def test_a_club_from_home_its_invite_link_wall_and_table(
     for action in ("promote", "kick", "ban"):
         assert ann.locator(f"[data-testid=club-{action}]").count() == 1
     assert ann.locator("[data-testid=club-board] li").count() == 2
+    # New members: each rating said to be provisional; no "0 of 0 won together".
+    assert ann.locator(".club-provisional").count() == 2
+    assert ann.locator(".club-among").count() == 0
     _whole(ann, f"club-owner-{size}")
     # In the longest-worded languages too, nothing is cut.
     for language, owner in (("de", "Inhaber"), ("hi", "मालिक")):

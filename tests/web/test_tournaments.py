@@ -77,6 +77,8 @@ def test_an_event_set_up_registered_started_and_followed(
     title = phone.locator("[data-testid=ev-title]")
     assert title.text_content() == MARKUP  # (as text: no element made of it)
     assert phone.locator("[data-testid=ev-page] img").count() == 0
+    # The event's page leads back to its club, not only Home.
+    assert (phone.get_attribute("[data-testid=ev-club]", "href") or "").startswith("/c/")
     phone.click("[data-testid=ev-register]")
     phone.wait_for_selector("[data-testid=ev-withdraw]")
 

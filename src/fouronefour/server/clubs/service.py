@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..errors import ErrorCode, TableError
+from ..players.values import Rating, rating_dict
 from .errors import ClubCode, ClubError
 from .store import ClubStore
 from .throttle import ClubThrottle, Flood
@@ -298,12 +299,7 @@ class Clubs:
                 "id": m.profile_id,
                 "name": m.name,
                 "avatar": m.avatar,
-                "rating": {
-                    "mu": m.mu,
-                    "sigma": m.sigma,
-                    "ordinal": m.ordinal,
-                    "matches": m.rated_matches,
-                },
+                "rating": rating_dict(Rating(m.mu, m.sigma, m.rated_matches)),
                 "among": dict(
                     zip(("matches", "wins"), among.get(m.profile_id, (0, 0)), strict=True)
                 ),

@@ -229,12 +229,12 @@ async function loadBoard() {
   for (const row of rows) {
     const item = el("li", "board-row club-board-row");
     const ordinal = Number(row.rating.ordinal).toLocaleString(i18n.language(), { maximumFractionDigits: 1, minimumFractionDigits: 1 });
-    item.append(
-      el("span", "board-rank", `${row.rank}.`),
-      el("span", "player-name", row.name),
-      el("strong", "board-rating", ordinal),
-      el("span", "hint-text club-among", t("club_board_among", { wins: row.among.wins, matches: row.among.matches })),
-    );
+    item.append(el("span", "board-rank", `${row.rank}.`), el("span", "player-name", row.name), el("strong", "board-rating", ordinal));
+    // (A provisional rating reads 0.0 for many: say why. "0 of 0 won together" says nothing.)
+    if (row.rating.provisional) item.append(el("span", "hint-text club-provisional", t("provisional", { n: row.rating.matches })));
+    if (row.among.matches > 0) {
+      item.append(el("span", "hint-text club-among", t("club_board_among", { wins: row.among.wins, matches: row.among.matches })));
+    }
     list.append(item);
   }
 }

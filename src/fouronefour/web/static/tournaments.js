@@ -115,7 +115,7 @@ async function paintClub(club) {
     list.append(el("li", "hint-text", t("ev_not_member")));
   }
   panel.append(setupForm(club));
-  section.replaceChildren(panel, homeLink());
+  section.replaceChildren(panel, homeLink(club));
 }
 
 function field(label, input) {
@@ -185,11 +185,18 @@ function setupForm(club) {
   return form;
 }
 
-function homeLink() {
+/** Home, and the club's page when the event's club is known. */
+function homeLink(club = null) {
   const row = el("div", "row profile-nav");
   const home = el("a", "btn btn-small", t("home"));
   home.href = "/";
   row.append(home);
+  if (club) {
+    const back = el("a", "btn btn-small", t("ev_back_to_club"));
+    back.href = `/c/${encodeURIComponent(club)}`;
+    back.dataset.testid = "ev-club";
+    row.append(back);
+  }
   return row;
 }
 
@@ -217,7 +224,7 @@ async function paintEvent(id) {
   if (picker.event !== event.id) picker = { event: event.id, members: null, chosen: "" };
   if (wantsPartner(event) && picker.members === null) picker.members = await clubMembers(event.club);
   if (!stillShown(route)) return;
-  screen().replaceChildren(eventPanel(event), homeLink());
+  screen().replaceChildren(eventPanel(event), homeLink(event.club));
   poll();
 }
 
