@@ -553,7 +553,7 @@ def print_report(summary: dict[str, Any], console: Any) -> None:
     console.print(
         "random blunders "
         + ("(greedy never blunders)" if ratio is None else f"{ratio:.1f}x as often as greedy")
-        + " (target >= 5x); marked: "
+        + " (target >= 2.5x, issue 23); marked: "
         + ", ".join(MARKED)
     )
     rechecked = Table(
