@@ -424,12 +424,55 @@ def graph_figures(records: list[DecisionRecord], late: list[DecisionRecord]) -> 
     records that have it (runs before the graph was kept lack it)."""
     if not records or any(r.spectator_chance is None for r in records):
         return {}
+    seats_mean = seats_mean_chances(records)
+    mean_late = [seats_mean[id(r)] for r in late]
     return {
         "graph_step_before": graph_steps(records, graph=False),
         "graph_step": graph_steps(records, graph=True),
         "graph_brier": graph_brier(records),
         "graph_brier_second_half": graph_brier(late),
+        # A candidate graph measured beside the shipped one (no rollouts of its own).
+        "seats_mean_step": sum(
+            abs(seats_mean[id(now)] - seats_mean[id(before)])
+            for before, now in _inside_tricks(records)
+        )
+        / max(1, len(_inside_tricks(records))),
+        "seats_mean_brier": _brier(records, [seats_mean[id(r)] for r in records]),
+        "seats_mean_brier_second_half": _brier(late, mean_late),
     }
+
+
+def seats_mean_chances(records: list[DecisionRecord]) -> dict[int, float]:
+    """A candidate for the graph, by record (``id``): the mean of Team A's chance as each
+    seat last estimated it at a play decision of its own in the round so far (the seats
+    not yet heard from left out; a private decision changes nothing). Every seat's part is
+    always that seat's own point of view, so the value does not change with who decides."""
+    values: dict[int, float] = {}
+    latest: dict[int, float] = {}
+    round_key = None
+    for r in records:
+        key = (r.table, r.match, r.round_number)
+        if key != round_key:
+            round_key, latest = key, {}
+        if r.decision == "play":
+            latest[r.seat] = team_a_chance(r, graph=False)
+        values[id(r)] = sum(latest.values()) / len(latest) if latest else 0.5
+    return values
+
+
+def _inside_tricks(records: list[DecisionRecord]) -> list[tuple[DecisionRecord, DecisionRecord]]:
+    return [
+        (before, now)
+        for before, now in itertools.pairwise(records)
+        if (before.table, before.match, before.round_number)
+        == (now.table, now.match, now.round_number)
+        and not now.lead
+    ]
+
+
+def _brier(records: list[DecisionRecord], chances: list[float]) -> float:
+    won = [float(r.won == (r.seat % 2 == 0)) for r in records]
+    return sum((p - o) ** 2 for p, o in zip(chances, won, strict=True)) / max(1, len(records))
 
 
 def write_chart(summary: dict[str, Any], path: Path, title: str) -> None:
@@ -518,6 +561,12 @@ def print_report(summary: dict[str, Any], console: Any) -> None:
             f"decision inside a trick (the deciders' own estimates: "
             f"{summary['graph_step_before']:.3f}); Brier {summary['graph_brier']:.3f}, "
             f"{summary['graph_brier_second_half']:.3f} in the second half of rounds"
+        )
+        console.print(
+            "A candidate graph, the mean of each seat's latest own estimate (no rollouts of"
+            f" its own): it moves {summary['seats_mean_step']:.3f} a decision inside a trick;"
+            f" Brier {summary['seats_mean_brier']:.3f},"
+            f" {summary['seats_mean_brier_second_half']:.3f} in the second half of rounds"
         )
     by_table = Table(title="Brier score by table")
     by_table.add_column("table")
