@@ -12,10 +12,10 @@ worlds a decision, at tables of one strength and of two), analyses their first t
   half, against the 0.25 of always saying 50%;
 - how often each bot's decisions (those with a choice) are labelled, by label, and how
   much the marked moves lose when judged again in fresh worlds (are the marks real?);
-- the round's graph (``spectator_chance``, Team A's chance as someone who sees no hand
-  would estimate it): how much it moves between consecutive decisions inside a trick,
-  against a graph of each decider's own estimate (what the graph showed before), and its
-  Brier score over the second half of rounds;
+- the round's graph (``graph_chance``, Team A's chance as the mean of each seat's latest
+  own estimate): how much it moves between consecutive decisions inside a trick, against a
+  line through each decider's own estimate, and its Brier score over the second half of
+  rounds;
 - CPU seconds per round analysed (CPU time of the worker process).
 
 Targets: Brier at most 0.18 on second-half decisions, for the deciders' estimates and for
@@ -88,8 +88,9 @@ class DecisionRecord:
     #: for a marked decision: best move's lead over the move played in the true deal,
     #: every seat playing the greedy rules afterwards (1, 0 or -1)
     true_lead: float | None = None
-    #: the graph's value before the decision: Team A's chance as a spectator estimates it
-    spectator_chance: float | None = None
+    #: the graph's value before the decision: Team A's chance, the mean of each seat's
+    #: latest own estimate (fouronefour.analysis.graph)
+    graph_chance: float | None = None
     #: the decision is the first of a trick (a lead)
     lead: bool = False
 
@@ -201,7 +202,7 @@ def analyse_match(
                         else None
                     ),
                     true_lead=true_lead(r, d.move, d.best_move) if d.label in MARKED else None,
-                    spectator_chance=d.spectator_chance,
+                    graph_chance=d.graph_chance,
                     lead=d.decision == "play" and r.view(d.seat)["top"] is None,
                 )
             )
@@ -216,11 +217,11 @@ def brier(records: list[DecisionRecord]) -> float:
 
 
 def team_a_chance(record: DecisionRecord, graph: bool) -> float:
-    """Team A's chance before the decision: the graph's (the spectator's estimate), or the
-    decider's own estimate turned into Team A's (what the graph showed before)."""
+    """Team A's chance before the decision: the graph's, or the decider's own estimate
+    turned into Team A's."""
     if graph:
-        assert record.spectator_chance is not None
-        return record.spectator_chance
+        assert record.graph_chance is not None
+        return record.graph_chance
     return record.win_chance if record.seat % 2 == 0 else 1 - record.win_chance
 
 
@@ -422,57 +423,14 @@ def summarize(records: list[DecisionRecord]) -> dict[str, Any]:
 def graph_figures(records: list[DecisionRecord], late: list[DecisionRecord]) -> dict[str, Any]:
     """The graph's smoothness (before: the deciders' own estimates) and Brier score, for the
     records that have it (runs before the graph was kept lack it)."""
-    if not records or any(r.spectator_chance is None for r in records):
+    if not records or any(r.graph_chance is None for r in records):
         return {}
-    seats_mean = seats_mean_chances(records)
-    mean_late = [seats_mean[id(r)] for r in late]
     return {
         "graph_step_before": graph_steps(records, graph=False),
         "graph_step": graph_steps(records, graph=True),
         "graph_brier": graph_brier(records),
         "graph_brier_second_half": graph_brier(late),
-        # A candidate graph measured beside the shipped one (no rollouts of its own).
-        "seats_mean_step": sum(
-            abs(seats_mean[id(now)] - seats_mean[id(before)])
-            for before, now in _inside_tricks(records)
-        )
-        / max(1, len(_inside_tricks(records))),
-        "seats_mean_brier": _brier(records, [seats_mean[id(r)] for r in records]),
-        "seats_mean_brier_second_half": _brier(late, mean_late),
     }
-
-
-def seats_mean_chances(records: list[DecisionRecord]) -> dict[int, float]:
-    """A candidate for the graph, by record (``id``): the mean of Team A's chance as each
-    seat last estimated it at a play decision of its own in the round so far (the seats
-    not yet heard from left out; a private decision changes nothing). Every seat's part is
-    always that seat's own point of view, so the value does not change with who decides."""
-    values: dict[int, float] = {}
-    latest: dict[int, float] = {}
-    round_key = None
-    for r in records:
-        key = (r.table, r.match, r.round_number)
-        if key != round_key:
-            round_key, latest = key, {}
-        if r.decision == "play":
-            latest[r.seat] = team_a_chance(r, graph=False)
-        values[id(r)] = sum(latest.values()) / len(latest) if latest else 0.5
-    return values
-
-
-def _inside_tricks(records: list[DecisionRecord]) -> list[tuple[DecisionRecord, DecisionRecord]]:
-    return [
-        (before, now)
-        for before, now in itertools.pairwise(records)
-        if (before.table, before.match, before.round_number)
-        == (now.table, now.match, now.round_number)
-        and not now.lead
-    ]
-
-
-def _brier(records: list[DecisionRecord], chances: list[float]) -> float:
-    won = [float(r.won == (r.seat % 2 == 0)) for r in records]
-    return sum((p - o) ** 2 for p, o in zip(chances, won, strict=True)) / max(1, len(records))
 
 
 def write_chart(summary: dict[str, Any], path: Path, title: str) -> None:
@@ -557,16 +515,10 @@ def print_report(summary: dict[str, Any], console: Any) -> None:
     )
     if "graph_step" in summary:
         console.print(
-            f"The graph (a spectator's estimate): it moves {summary['graph_step']:.3f} a "
-            f"decision inside a trick (the deciders' own estimates: "
+            "The graph (the mean of each seat's latest own estimate): it moves "
+            f"{summary['graph_step']:.3f} a decision inside a trick (the deciders' own estimates: "
             f"{summary['graph_step_before']:.3f}); Brier {summary['graph_brier']:.3f}, "
             f"{summary['graph_brier_second_half']:.3f} in the second half of rounds"
-        )
-        console.print(
-            "A candidate graph, the mean of each seat's latest own estimate (no rollouts of"
-            f" its own): it moves {summary['seats_mean_step']:.3f} a decision inside a trick;"
-            f" Brier {summary['seats_mean_brier']:.3f},"
-            f" {summary['seats_mean_brier_second_half']:.3f} in the second half of rounds"
         )
     by_table = Table(title="Brier score by table")
     by_table.add_column("table")

@@ -29,7 +29,7 @@ KEYS = {
     "best_win_chance",
     "played_win_chance",
     "label",
-    "spectator_chance",
+    "graph_chance",
     "trick",
 }
 
@@ -125,7 +125,10 @@ def test_other_seats_hidden_cards_do_not_change_a_seats_estimates() -> None:
     seen = [i for i, entry in enumerate(real) if entry["seat"] in (0, 2)]
     assert len(seen) >= 8
     for i in seen:
-        assert real[i] == other_result[i]
+        # (The graph's value is the mean of every seat's estimate, seats 1 and 3's too: it
+        # is served once the round is over, when the end-of-round pause has shown every
+        # hand, analysis/graph.py.)
+        assert {**real[i], "graph_chance": None} == {**other_result[i], "graph_chance": None}
     # Seats 1 and 3 hold other cards, so their own estimates may well differ.
 
 

@@ -1,5 +1,5 @@
-"""The round's graph: one estimate a step from a spectator's point of view, which depends on
-what everyone saw and not on who decides or what the hidden hands hold."""
+"""The round's graph: one value a step, the mean of what each seat last judged, which does
+not change with who decides and which private decisions do not move."""
 
 from __future__ import annotations
 
@@ -9,53 +9,60 @@ import pytest
 
 import fouronefour as ff
 from fouronefour.analysis import analyse_round, match_rounds
-from fouronefour.analysis.graph import fill_graph, fill_private_steps, spectator_chance
+from fouronefour.analysis.graph import EVEN, fill_graph, seats_mean
 
 from .conftest import play_match
 
 RULES = ff.Rules(players=4)
 
 
-def test_hidden_cards_and_the_deciders_own_hand_do_not_move_the_graph() -> None:
-    # The same public position (counts, level, who leads); the cards moved between seats,
-    # the decider's own included.
-    dealt = ff.Round.from_hands(["3456", "789T", "JQKA", "22BR"], leader=0, rules=RULES)
-    moved = ff.Round.from_hands(["3452", "78QT", "J9KA", "62BR"], leader=0, rules=RULES)
-    assert dealt.public_view() == moved.public_view()
-    first = spectator_chance(dealt, worlds=24, seed="s")
-    assert spectator_chance(moved, worlds=24, seed="s") == first
-    # and the estimate is the spectator's: seat 0's own estimate differs with its hand
-    assert 0.0 < first < 1.0
+def test_each_seat_counts_its_latest_own_estimate_as_team_a_chance() -> None:
+    # seat 0 (team A) says 0.8; seat 1 (team B) says its team has 0.6, so A has 0.4;
+    # seat 0 again says 0.6: the mean of 0.6 and 0.4.
+    steps = [(0, "play", 0.8), (1, "play", 0.6), (0, "play", 0.6)]
+    assert seats_mean(steps) == pytest.approx([0.8, 0.6, 0.5])
+    assert seats_mean([]) == []
 
 
 def test_the_same_step_from_two_seats_turns_gives_the_same_graph_value() -> None:
+    # Every seat has judged once. Whichever seat decides next and however confident it is
+    # in its own team, the graph's value before the step is what the seats said so far:
+    # the decider's point of view is one of four fixed parts, not the graph's.
+    said = [(0, "play", 0.7), (1, "play", 0.55), (2, "play", 0.65), (3, "play", 0.5)]
+    before = seats_mean(said)[-1]
+    for seat in range(4):
+        for own in (0.1, 0.9):
+            assert seats_mean([*said, (seat, "hook", own)])[-1] == before
+
+
+def test_a_private_decision_moves_nothing() -> None:
     # Seat 0 leads a 3; seat 2 is offered the hook (a private offer: to everyone else the
-    # trick goes on), hooks, and seat 3 declines to unhook. The offers are decisions of
-    # seats 2 and 3, made in the public position seat 0's play left: the graph stays.
+    # trick goes on), hooks, and seat 3 declines to unhook: the graph stays.
     start = ff.Round.from_hands(["35K", "789", "33QA", "334J"], leader=0, rules=RULES)
     steps = analyse_round(start, ["3", "33", "pass"], worlds=16, seed=3)
-    assert [s["seat"] for s in steps] == [0, 2, 3]
     assert [s["decision"] for s in steps] == ["play", "hook", "unhook"]
-    assert steps[0]["spectator_chance"] == steps[1]["spectator_chance"]
-    assert steps[1]["spectator_chance"] == steps[2]["spectator_chance"]
+    assert steps[0]["graph_chance"] == steps[1]["graph_chance"] == steps[2]["graph_chance"]
     # each label and win chance stays its decider's own
-    assert {s["win_chance"] for s in steps} != {steps[0]["spectator_chance"]}
+    assert steps[0]["graph_chance"] == round(steps[0]["win_chance"], 4)
+    assert seats_mean([(1, "return", 0.9)]) == [EVEN]  # before any play: even
 
 
-def test_steps_without_a_public_position_show_the_play_decision_before_them() -> None:
-    assert fill_private_steps([None, None, 0.4, None, 0.7]) == [0.4, 0.4, 0.4, 0.4, 0.7]
-    assert fill_private_steps([None]) == [0.5]
+def test_the_graph_moves_less_than_the_deciders_own_estimates_inside_a_trick() -> None:
+    match = play_match(3, rounds=1)
+    start, moves = next(iter(match_rounds(match.rules, match.seed, match.moves)))
+    steps = analyse_round(start, moves, worlds=16, seed=1)
+    own = [s["win_chance"] if s["seat"] % 2 == 0 else 1 - s["win_chance"] for s in steps]
+    graph = [s["graph_chance"] for s in steps]
 
+    def moved(line: list[float]) -> float:
+        return sum(abs(b - a) for a, b in itertools.pairwise(line))
 
-def test_only_a_play_decision_has_a_spectators_estimate() -> None:
-    offer = ff.Round.from_hands(["35K", "789", "33QA", "334J"], leader=0, rules=RULES).apply("3")
-    with pytest.raises(ValueError, match="at a play decision"):
-        spectator_chance(offer, worlds=4, seed="s")
+    assert moved(graph) < moved(own) / 2
 
 
 def test_a_round_analysed_in_parts_as_it_is_played_gives_what_it_gives_whole() -> None:
-    # Round 2 of a match opens with tribute returns (steps without a public position) and
-    # has hook offers: the parts are cut inside both.
+    # Round 2 of a match opens with tribute returns (private steps) and has hook offers:
+    # the parts are cut inside both.
     match = play_match(5, rounds=2)
     start, moves = list(match_rounds(match.rules, match.seed, match.moves))[1]
     whole = analyse_round(start, moves, worlds=4, seed=2)
@@ -66,6 +73,7 @@ def test_a_round_analysed_in_parts_as_it_is_played_gives_what_it_gives_whole() -
         for decision in analyse_round(start, moves[:high], worlds=4, seed=2, first=low)
     ]
     assert any(d["decision"] != "play" for d in whole)
+    assert parts != whole  # (each part's graph is made from the part alone)
     assert fill_graph(parts) == whole
 
 

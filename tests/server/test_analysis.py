@@ -128,6 +128,9 @@ def test_rounds_are_analysed_once_off_the_loop_and_shown_to_whom_they_may_be(
     assert [view["seat"] for view in mine] == [0, 1]
     for seat, view in enumerate(mine):
         assert view["decisions"] and {d["seat"] for d in view["decisions"]} == {seat}
+        # The graph's value mixes every seat's estimate: served once the round is over,
+        # when the end-of-round pause has shown every hand.
+        assert all(isinstance(d["graph_chance"], float) for d in view["decisions"])
         assert view["worlds"] == 2 and (view["match"], view["round_number"]) == (1, 1)
     assert sum(len(view["decisions"]) for view in mine) == round_moves(playing, 1)
     refusals = {
@@ -144,6 +147,7 @@ def test_rounds_are_analysed_once_off_the_loop_and_shown_to_whom_they_may_be(
     assert everything["seat"] is None
     assert len(everything["decisions"]) == round_moves(done, 2)
     assert {d["seat"] for d in everything["decisions"]} == {0, 1}
+    assert all(isinstance(d["graph_chance"], float) for d in everything["decisions"])
     assert ask(server, "DNEDNE", 99).json()["error"]["code"] == "replay_not_found"
     assert ask(server, "DNEDNE", 2).json() == everything  # stored: not made again
     assert analyst.analysed == 2

@@ -27,6 +27,8 @@ from fouronefour.analysis import MARKED
 
 from .conftest import serve
 
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "analysis"
+
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
@@ -112,6 +114,8 @@ def test_the_replay_shows_each_rounds_analysis_and_downloads_what_analyse_reads(
     chart.wait_for(timeout=30_000)  # (asked again as the server says, while it is made)
     assert chart.locator("polyline").count() == 2
     assert "Team A" in (chart.get_attribute("aria-label") or "")
+    SHOTS.mkdir(parents=True, exist_ok=True)  # (to look at the graph: docs/analysis.md)
+    chart.screenshot(path=str(SHOTS / "replay-graph.png"))
     page.click("[data-testid=replay-forward]")
     verdict = page.locator("[data-testid=replay-verdict] .analysis-label")
     assert verdict.get_attribute("data-label") in {"forced", "best", "good", *MARKED}

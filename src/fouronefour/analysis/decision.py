@@ -58,9 +58,9 @@ class DecisionAnalysis:
     loss_error: float
     #: rollouts played to judge it
     rollouts: int
-    #: Team A's chance to win before the decision as a spectator would estimate it (the
-    #: round's graph: :mod:`.graph`); None until the whole round's graph is made
-    spectator_chance: float | None = None
+    #: Team A's chance to win before the decision as the round's graph shows it (the mean
+    #: of each seat's latest own estimate: :mod:`.graph`); None until the graph is made
+    graph_chance: float | None = None
     #: the trick the decision was made in, before it: (seat, move) of each public move
     trick: tuple[tuple[int, str], ...] = ()
 
@@ -78,8 +78,8 @@ class DecisionAnalysis:
             "best_win_chance": round(self.best_win_chance, _DIGITS),
             "played_win_chance": round(self.played_win_chance, _DIGITS),
             "label": self.label,
-            "spectator_chance": (
-                None if self.spectator_chance is None else round(self.spectator_chance, _DIGITS)
+            "graph_chance": (
+                None if self.graph_chance is None else round(self.graph_chance, _DIGITS)
             ),
             "trick": [{"seat": seat, "move": move} for seat, move in self.trick],
         }

@@ -49,21 +49,15 @@ def sample_positions(
     count: int,
     rng: random.Random,
     sensible: Sequence[float] | None = None,
-    *,
-    hand_known: bool = True,
 ) -> list[Round]:
     """``count`` rounds at the view's pending decision, hidden cards dealt at random.
 
     ``sensible[seat]`` is the chance that a seat plays sensibly (:mod:`.styles`); each
-    world draws whether it does. None: every seat is dealt uniformly. ``hand_known`` False
-    deals the viewing seat's own hand too, as a spectator would (a play decision only: the
-    seat to play is public then).
+    world draws whether it does. None: every seat is dealt uniformly.
     """
     if view.get("decision") is None:
         raise ValueError(f"seat {view['seat']} has no decision pending in this view")
-    if not hand_known and view["decision"] != "play":
-        raise ValueError(f"a spectator cannot see a {view['decision']} decision pending")
-    knowledge = read_view(view, hand_known=hand_known)
+    knowledge = read_view(view)
     if view["decision"] == "return":
         # Before play every hand is as dealt: uniform.
         return [_return_position(view, knowledge, rng) for _ in range(count)]

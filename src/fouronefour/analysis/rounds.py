@@ -9,7 +9,7 @@ from typing import Any
 from fouronefour.engine import PASS, Decision, Match, Round, Rules
 
 from .decision import DecisionAnalysis, analyse_decision
-from .graph import fill_private_steps, step_chance
+from .graph import fill_graph, seats_mean
 from .rollouts import RolloutPolicy, greedy_policy
 from .styles import sensible_chances
 
@@ -52,14 +52,8 @@ def analyse_round_details(
     styles = sensible_chances(rounds, moves)
     tricks = trick_so_far(rounds, moves)
     out = []
-    estimates = []
     for index in range(first, len(moves)):
         move = moves[index]
-        estimates.append(
-            step_chance(
-                rounds[index], worlds=worlds, seed=seed, policy=policy, sensible=styles[index]
-            )
-        )
         out.append(
             analyse_decision(
                 rounds[index],
@@ -73,11 +67,10 @@ def analyse_round_details(
         )
         if progress is not None:
             progress(index + 1 - first, len(moves) - first)
+    graph = seats_mean([(d.seat, d.decision, d.win_chance) for d in out])
     return [
-        dataclasses.replace(decision, spectator_chance=chance, trick=trick)
-        for decision, chance, trick in zip(
-            out, fill_private_steps(estimates), tricks[first:], strict=True
-        )
+        dataclasses.replace(decision, graph_chance=chance, trick=trick)
+        for decision, chance, trick in zip(out, graph, tricks[first:], strict=True)
     ]
 
 
@@ -120,9 +113,9 @@ def analyse_round(
     prefix of the round is fine). Returns one JSON-able dict per decision with ``seat``,
     ``move`` (canonical), ``decision``, ``win_chance``, ``best_move``,
     ``best_win_chance``, ``played_win_chance``, ``label``
-    (:data:`~fouronefour.analysis.labels.LABELS`) and ``spectator_chance``, Team A's chance
-    before the decision as someone who sees no hand would estimate it (the round's graph:
-    :mod:`~fouronefour.analysis.graph`). The same arguments give the same
+    (:data:`~fouronefour.analysis.labels.LABELS`) and ``graph_chance``, Team A's chance
+    before the decision as the round's graph shows it (the mean of each seat's latest own
+    estimate: :mod:`~fouronefour.analysis.graph`). The same arguments give the same
     result. Raises IllegalMove (a ValueError) for a move that is not legal where it is
     played, ValueError for bad arguments.
     """
@@ -136,7 +129,7 @@ def analyse_round(
         progress=progress,
         first=first,
     )
-    return [d.to_dict() for d in details]
+    return fill_graph([d.to_dict() for d in details])
 
 
 def match_rounds(

@@ -55,20 +55,16 @@ class Knowledge:
     ceiling: tuple[int, ...]
     #: per seat, how many cards it holds
     counts: tuple[int, ...]
-    #: False: the seat's own hand is not known either (a spectator's knowledge: ``own`` is
-    #: empty and the seat is dealt like the others)
-    hand_known: bool = True
 
 
-def read_view(view: dict[str, Any], *, hand_known: bool = True) -> Knowledge:
-    """Everything a view tells about the hidden cards; with ``hand_known`` False, what it
-    tells without the seat's own hand: what a spectator knows."""
+def read_view(view: dict[str, Any]) -> Knowledge:
+    """Everything a view tells about the hidden cards."""
     rules = Rules.from_dict(view["rules"])
     players = rules.players
     seat: int = view["seat"]
     level = view_level(view)
     powers = power_table(level)
-    own = parse_ranks(str(view["hand"]) if hand_known else "")
+    own = parse_ranks(str(view["hand"]))
     unseen = list(deck_counts(rules.deck_count))
     known = [[0] * RANK_COUNT for _ in range(players)]
     ceiling = [RANK_COUNT] * players
@@ -92,9 +88,9 @@ def read_view(view: dict[str, Any], *, hand_known: bool = True) -> Knowledge:
     for rank in range(RANK_COUNT):
         unseen[rank] -= own[rank]
     counts = tuple(int(n) for n in view["counts"])
-    if hand_known:  # the whole hand is known: nothing more to learn of it
-        known[seat] = [0] * RANK_COUNT
-        ceiling[seat] = RANK_COUNT
+    # The whole hand is known: nothing more to learn of it.
+    known[seat] = [0] * RANK_COUNT
+    ceiling[seat] = RANK_COUNT
     # Keep the known cards within what is unseen and within each seat's count.
     left = list(unseen)
     for other in range(players):
@@ -113,7 +109,6 @@ def read_view(view: dict[str, Any], *, hand_known: bool = True) -> Knowledge:
         known=tuple(tuple(k) for k in known),
         ceiling=tuple(ceiling),
         counts=counts,
-        hand_known=hand_known,
     )
 
 
@@ -122,9 +117,8 @@ def deal_start(knowledge: Knowledge) -> tuple[list[list[int]], list[int], list[i
     room each seat has for more, and how many cards of each rank are left to deal."""
     players = knowledge.rules.players
     hands = [list(k) for k in knowledge.known]
-    dealt = knowledge.seat if knowledge.hand_known else None  # the seat whose hand is whole
-    if dealt is not None:
-        hands[dealt] = list(knowledge.own)
+    dealt = knowledge.seat  # the seat whose hand is whole
+    hands[dealt] = list(knowledge.own)
     room = [
         0 if seat == dealt else knowledge.counts[seat] - sum(knowledge.known[seat])
         for seat in range(players)

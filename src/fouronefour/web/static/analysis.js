@@ -89,12 +89,14 @@ export function labelChip(decision) {
 }
 
 /**
- * Team 0's chance to win before each decision, as a spectator would estimate it (no hand
- * known: docs/analysis.md, "The graph"), so the line moves when the game does and not when
- * the turn passes. An analysis without it (older servers) falls back on each mover's own.
+ * Team 0's chance to win before each decision as the round's graph shows it: the mean of
+ * each seat's latest own estimate (docs/analysis.md, "The graph"), so the line moves when
+ * the game does and not when the turn passes. An analysis stored before has a spectator's
+ * estimate instead; one without either (older servers) falls back on each mover's own.
  */
 function teamZeroChances(decisions) {
   return decisions.map((d) => {
+    if (typeof d.graph_chance === "number") return d.graph_chance;
     if (typeof d.spectator_chance === "number") return d.spectator_chance;
     return d.seat % 2 === 0 ? d.win_chance : 1 - d.win_chance;
   });
