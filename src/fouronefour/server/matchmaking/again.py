@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from ..errors import ErrorCode, TableError
 from ..notify import Notice, Notifier, Silent
 from ..tables import invites
-from ..tables.matches import check_not_event_table
+from ..tables.matches import NEXT_TABLES
 from ..tables.model import OPTION_KEYS, hash_token
+from ..tables.state import check_not_event_table
 from .errors import MatchError
 from .tablemaker import Seated, Sitter
 
@@ -217,7 +218,7 @@ class PlayAgain:
             raise TableError(ErrorCode.NOT_HOST, "the host offers to play again")
         if table.status != "finished":
             raise TableError(ErrorCode.WRONG_STATUS, "play again once the match is over")
-        check_not_event_table(table.options.rules.goal)
+        check_not_event_table(table.options.rules.goal, NEXT_TABLES)
         rotate = body.get("rotate", False)
         if not isinstance(rotate, bool):
             raise TableError(ErrorCode.BAD_MESSAGE, "rotate must be true or false")

@@ -14,7 +14,7 @@ from ...engine import Match
 from ..errors import ErrorCode, TableError
 from ..storage import NewMatch
 from .events import round_start_event
-from .state import Step, TableState, check_host
+from .state import Step, TableState, check_host, check_not_event_table
 
 
 def check_start(state: TableState, actor: int | None) -> None:
@@ -28,17 +28,12 @@ def check_play_again(state: TableState, actor: int | None) -> None:
     check_host(state, actor)
     if state.status != "finished":
         raise TableError(ErrorCode.WRONG_STATUS, "play again once the match is over")
-    check_not_event_table(state.options.rules.goal)
+    check_not_event_table(state.options.rules.goal, NEXT_TABLES)
     _check_seats_filled(state)  # (a player removed between matches leaves a seat empty)
 
 
-def check_not_event_table(goal: str) -> None:
-    """A club event's table (its rules' ``goal`` shorter than a match) is not played again,
-    at it or at a new table: the event makes the next round's tables."""
-    if goal != "match":
-        raise TableError(
-            ErrorCode.WRONG_STATUS, "an event's table: the event makes the next round's tables"
-        )
+#: Why an event's table is not played again, at it or at a new table.
+NEXT_TABLES = "the event makes the next round's tables"
 
 
 def _check_seats_filled(state: TableState) -> None:

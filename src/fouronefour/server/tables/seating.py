@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..errors import ErrorCode, TableError
 from ..storage import ChangeExtra, StoredHandoff
 from .model import Ack, SeatChanges, SeatState, check_name, hash_token
-from .state import Step, TableState, check_host, with_seats
+from .state import Step, TableState, check_host, check_not_event_table, with_seats
 
 if TYPE_CHECKING:
     from .core import TableCore as Table
@@ -65,14 +65,6 @@ def removed_profile(profile: str) -> str:
 def _between_matches(state: TableState, what: str) -> None:
     if state.status == "playing":
         raise TableError(ErrorCode.WRONG_STATUS, what)
-
-
-def _not_event_table(state: TableState, what: str) -> None:
-    """A club event's table (its rules' ``goal`` shorter than a match) seats whom the event
-    paired, where it paired them: its host (the first seat's player) removes or moves
-    nobody, or they could take an opponent's place in the event away."""
-    if state.options.rules.goal != "match":
-        raise TableError(ErrorCode.WRONG_STATUS, f"an event's table: {what}")
 
 
 def _seat_event(seat: SeatState) -> dict[str, object]:
@@ -149,7 +141,7 @@ def kick(state: TableState, actor: int | None, seat: object) -> Step:
     its token stops working (not seated here again unless the host hands them a seat);
     its connections are told and closed."""
     check_host(state, actor)
-    _not_event_table(state, "the event seats its players")
+    check_not_event_table(state.options.rules.goal, "the event seats its players")
     _between_matches(state, "players are removed between matches only")
     old = state.seats[check_seat(seat, state.players)]
     if old.seat == state.host_seat or old.kind == "empty":
@@ -177,7 +169,7 @@ def move_seat(state: TableState, actor: int | None, first: object, second: objec
     keeps their token and connections, which now act for the other seat; the host's seat
     follows the host."""
     check_host(state, actor)
-    _not_event_table(state, "the event seats its players")
+    check_not_event_table(state.options.rules.goal, "the event seats its players")
     _between_matches(state, "seats are moved between matches only")
     a = state.seats[check_seat(first, state.players, "from")]
     b = state.seats[check_seat(second, state.players, "to")]
