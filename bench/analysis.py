@@ -42,6 +42,7 @@ from typing import Any
 
 from fouronefour import bots
 from fouronefour.analysis import LABELS, MARKED, analyse_round_details, match_rounds
+from fouronefour.analysis.graph import team_a_chance as graph_team_a_chance
 from fouronefour.analysis.positions import sample_positions
 from fouronefour.analysis.rollouts import greedy_policy, play_out
 from fouronefour.analysis.styles import sensible_chances
@@ -222,7 +223,7 @@ def team_a_chance(record: DecisionRecord, graph: bool) -> float:
     if graph:
         assert record.graph_chance is not None
         return record.graph_chance
-    return record.win_chance if record.seat % 2 == 0 else 1 - record.win_chance
+    return graph_team_a_chance(record.seat, record.win_chance)
 
 
 def graph_steps(records: list[DecisionRecord], graph: bool) -> float:
