@@ -35,6 +35,18 @@ def _call(page: Any, method: str, path: str, body: Any = None) -> dict[str, Any]
     return answer
 
 
+def _ann_and_claimed_bob(server_url: str, ann: Any, bob: Any, username: str) -> str:
+    """Ann's and Bob's pages named, Bob's profile claimed as ``username``: Bob's id."""
+    for page, name in ((ann, "Ann"), (bob, "Bob")):
+        _open(page, server_url)
+        assert _call(page, "PATCH", "/api/me", {"name": name})["status"] == 200
+    claimed = _call(bob, "POST", "/api/me/claim",
+                    {"username": username, "password": "correct horse battery"})  # fmt: skip
+    assert claimed["status"] == 200
+    bob_id: str = claimed["body"]["profile"]["id"]
+    return bob_id
+
+
 def _whole(page: Any, name: str) -> None:
     page.wait_for_timeout(200)
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -49,14 +61,8 @@ def test_befriend_invite_in_one_click_and_block_at_the_table(
 ) -> None:
     size = f"{width}x{height}"
     ann, bob = new_page("ann", width, height), new_page("bob", width, height)
-    for page, name in ((ann, "Ann"), (bob, "Bob")):
-        _open(page, server_url)
-        assert _call(page, "PATCH", "/api/me", {"name": name})["status"] == 200
     username = f"bob{width}.{int(time.time() * 1000) % 10**8}"
-    claimed = _call(bob, "POST", "/api/me/claim",
-                    {"username": username, "password": "correct horse battery"})  # fmt: skip
-    assert claimed["status"] == 200
-    bob_id = claimed["body"]["profile"]["id"]
+    bob_id = _ann_and_claimed_bob(server_url, ann, bob, username)
     _open(bob, server_url)  # (its socket with the claimed session)
 
     # Ann asks by username; Bob's page shows it live and he accepts.
@@ -176,13 +182,8 @@ def test_an_invite_opened_from_its_notice_is_seen_on_the_table_it_names(
     """Bob opens Ann's table from the invite's notice (its link: /t/CODE, docs/push.md): the
     page shows that table, so the invite is seen, not offered again over it as "Join"."""
     ann, bob = new_page("ann", 1366, 657), new_page("bob", 390, 844, mobile=True)
-    for page, name in ((ann, "Ann"), (bob, "Bob")):
-        _open(page, server_url)
-        assert _call(page, "PATCH", "/api/me", {"name": name})["status"] == 200
     username = f"bobn.{int(time.time() * 1000) % 10**8}"
-    claimed = _call(bob, "POST", "/api/me/claim",
-                    {"username": username, "password": "correct horse battery"})  # fmt: skip
-    bob_id = claimed["body"]["profile"]["id"]
+    bob_id = _ann_and_claimed_bob(server_url, ann, bob, username)
     assert _call(ann, "POST", "/api/friends/requests", {"username": username})["status"] == 201
     ann_id = _call(ann, "GET", "/api/me")["body"]["profile"]["id"]
     assert _call(bob, "POST", f"/api/friends/requests/{ann_id}/accept")["status"] == 200
