@@ -63,9 +63,9 @@ def a_round_end(seed: int = 5) -> tuple[Match, RoundEnd]:
         match = played.after
 
 
-def refused(step: object, *args: object) -> ErrorCode:
+def refused(step: object, *args: object, **keywords: object) -> ErrorCode:
     """The code a step refuses ``args`` with (the state it was given is frozen: a refusal
     changes nothing by construction)."""
     with pytest.raises(TableError) as caught:
-        step(*args)  # type: ignore[operator]
+        step(*args, **keywords)  # type: ignore[operator]
     return caught.value.code

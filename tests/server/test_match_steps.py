@@ -38,6 +38,17 @@ def test_an_events_decided_table_is_not_played_again() -> None:
         assert refused(check_play_again, event_table, 0) == ErrorCode.WRONG_STATUS
 
 
+def test_an_events_table_is_started_by_its_event_not_by_its_host() -> None:
+    """The host of an event's table cannot start it before its players are there (a paired
+    player who comes within the grace time would find a bot in their place); the event
+    starts it (docs/tournaments.md, "Grace")."""
+    full = fill_bots(a_table(), 0).state
+    event_table = a_table(seats=full.seats, options=TableOptions(Rules(goal="round")))
+    assert refused(check_start, event_table, 0) == ErrorCode.WRONG_STATUS
+    check_start(event_table, 0, by_event=True)
+    assert refused(check_start, event_table, 1, by_event=True) == ErrorCode.NOT_HOST
+
+
 def test_a_match_is_dealt_from_its_seed_with_everyone_back() -> None:
     seats = fill_bots(a_table(), 0).state.seats
     away = (seats[0], seats[1].with_away(True), *seats[2:])

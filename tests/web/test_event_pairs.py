@@ -171,3 +171,37 @@ def test_a_pair_registered_in_the_page_plays_and_goes_to_the_clubs_history(
     phone.locator(".club-history-event-name").click()
     phone.wait_for_url(f"**/e/{event['id']}")
     phone.wait_for_selector("[data-testid=ev-standings]")
+
+
+def test_an_events_host_waits_in_the_lobby_for_the_players(
+    new_page: Any, real_server: ThreadServer
+) -> None:
+    """With a long grace, the host of an event's table is offered no Start and no Fill: the
+    lobby says the event starts it (the server refuses an early start too:
+    tests/server/tournaments/test_lifecycle.py)."""
+    url = real_server.url
+    players = [Browser(url) for _ in range(4)]
+    made = players[0].post("/api/clubs", {"name": "Thursday"}).json()
+    for player in players[1:]:
+        assert player.post("/api/clubs/join", {"invite": made["invite"]}).is_success
+    body = {"name": "Late cup", "entry": "individuals", "rounds": 1, "grace_seconds": 600}
+    event = players[0].post(f"/api/clubs/{made['id']}/events", body).json()
+    for player in players:
+        assert player.post(f"/api/events/{event['id']}/register").is_success
+    assert players[0].post(f"/api/events/{event['id']}/start").is_success
+    link = players[0].get(f"/api/events/{event['id']}").json()["schedule"][0]["tables"][0]
+    code, secret = link["link"].removeprefix("/t/").split("#invite=")
+    table = players[0].http.get(f"/api/tables/{code}", headers={"X-Invite": secret}).json()
+    host_id = table["seats"][table["host_seat"]]["profile"]
+    host = next(p for p in players if p.id == host_id)
+    page = new_page("host", 390, 844, mobile=True)
+    page.context.add_cookies(
+        [{"name": k, "value": v, "url": url} for k, v in host.http.cookies.items()]
+    )
+    page.goto(url + link["link"])
+    page.locator("#lobby-note", has_text="event").wait_for()
+    assert page.locator("[data-testid=start]").is_hidden()
+    assert page.locator("#fill-bots").is_hidden()
+    _whole(page, "event-lobby-host-390")
+    after = players[0].http.get(f"/api/tables/{code}", headers={"X-Invite": secret}).json()
+    assert after["status"] == "lobby"

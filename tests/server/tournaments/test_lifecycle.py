@@ -133,6 +133,46 @@ def test_players_who_leave_mid_event_leave_it_to_bots_and_it_finishes(tmp_path: 
         server.__exit__()
 
 
+def test_the_host_of_an_events_table_cannot_start_it_before_its_players(
+    tmp_path: Path,
+) -> None:
+    """With a long grace, the host alone at the table asks to start: refused, the table
+    stays in its lobby for the players still to come (docs/tournaments.md, "Grace")."""
+    clubs, kept = MemoryClubs(), Kept()
+    server = start_server(tmp_path / "club.db", clubs, kept)
+    try:
+        club = Club(server, clubs, kept)
+        players = [club.member("admin"), *(club.member() for _ in range(3))]
+        body = {"name": "Cup", "grace_seconds": 600, "rounds": 1, "bot": "greedy",
+                "entry": "individuals"}  # fmt: skip
+        event = players[0].post("/api/clubs/club1/events", body).json()
+        for player in players:
+            assert player.post(f"/api/events/{event['id']}/register").is_success
+        assert players[0].post(f"/api/events/{event['id']}/start").is_success
+        shown = players[0].get(f"/api/events/{event['id']}").json()
+        code, invite = shown["schedule"][0]["tables"][0]["link"][3:].split("#invite=")
+        table = players[0].http.get(f"/api/tables/{code}", headers={"X-Invite": invite}).json()
+        host_id = table["seats"][table["host_seat"]]["profile"]
+        host = next(p for p in players if p.id == host_id)
+
+        async def host_starts() -> dict[str, Any]:
+            token = host.post(f"/api/tables/{code}/return", {"invite": invite}).json()["token"]
+            client = await Client.connect(server.url, code)
+            await client.send({"type": "hello", "protocol": 3, "token": token})
+            await client.until(lambda m: m.get("type") == "welcome")
+            await client.send({"type": "start", "id": "early"})
+            refusal = await client.until(lambda m: m.get("type") == "error")
+            await client.close()
+            return refusal
+
+        refusal = asyncio.run(host_starts())
+        assert refusal["code"] == "wrong_status" and "event" in refusal["message"]
+        after = players[0].http.get(f"/api/tables/{code}", headers={"X-Invite": invite}).json()
+        assert after["status"] == "lobby"  # (the return and the hello changed only its seats)
+    finally:
+        server.__exit__()
+
+
 def test_an_event_on_postgresql(tmp_path: Path, postgres: sandbox.LocalPostgres) -> None:
     """The same event with PostgreSQL as the server's database (a cluster's)."""
     clubs, kept = MemoryClubs(), Kept()

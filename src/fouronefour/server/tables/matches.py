@@ -17,8 +17,13 @@ from .events import round_start_event
 from .state import Step, TableState, check_host, check_not_event_table
 
 
-def check_start(state: TableState, actor: int | None) -> None:
+def check_start(state: TableState, actor: int | None, *, by_event: bool = False) -> None:
+    """The host starts a table's first match; an event's table is started by its event
+    (``by_event``) once its players are there or its grace time is over, never early by
+    its host, so that a paired player who comes in time finds their seat still theirs."""
     check_host(state, actor)
+    if not by_event:
+        check_not_event_table(state.options.rules.goal, EVENT_STARTS)
     if state.status != "lobby":
         raise TableError(ErrorCode.WRONG_STATUS, f"the table is {state.status}, not lobby")
     _check_seats_filled(state)
@@ -34,6 +39,8 @@ def check_play_again(state: TableState, actor: int | None) -> None:
 
 #: Why an event's table is not played again, at it or at a new table.
 NEXT_TABLES = "the event makes the next round's tables"
+#: Why an event's host does not start its table.
+EVENT_STARTS = "the event starts it when its players are here or its grace time is over"
 
 
 def _check_seats_filled(state: TableState) -> None:

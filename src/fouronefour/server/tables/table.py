@@ -437,9 +437,9 @@ class Table:
 
     # ------------------------------------------------------------ matches
 
-    def start(self, actor: int | None) -> Ack:
+    def start(self, actor: int | None, *, by_event: bool = False) -> Ack:
         self.check_writable()
-        check_start(self.state(), actor)
+        check_start(self.state(), actor, by_event=by_event)
         self._begin_match()
         return Ack(self.version)
 

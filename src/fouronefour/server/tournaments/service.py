@@ -447,12 +447,12 @@ def start_with_bots(table: Table) -> None:
     """Start an event's table: the seats of players not connected are away (their bot
     plays until they come: docs/protocol.md section 5); seats the host emptied get bots."""
     try:
-        table.answer(lambda: table.start(table.host_seat))
+        table.answer(lambda: table.start(table.host_seat, by_event=True))
     except TableError as error:
         if error.code is not ErrorCode.SEATS_EMPTY:
             raise
         table.seating.fill_bots(table.host_seat)
-        table.answer(lambda: table.start(table.host_seat))
+        table.answer(lambda: table.start(table.host_seat, by_event=True))
     for seat in table.seats:
         if seat.kind == "human" and seat.connections == 0 and not seat.away:
             table.seating.away(seat.seat)

@@ -117,14 +117,17 @@ export function renderLobby() {
   watch.hidden = !canSit;
   watch.dataset.i18n = local.watching ? "watch_stop" : "watch";
   watch.textContent = t(watch.dataset.i18n);
-  const host = state.host && seated;
+  // An event's table is started by its event (docs/clubs.md), not by its host.
+  const event = eventGoal(state);
+  const host = state.host && seated && !event;
   const anyEmpty = table.seats.some((seat) => seat.kind === "empty");
   $("fill-bots").hidden = !host;
   $("fill-bots").disabled = !anyEmpty;
   $("start").hidden = !host;
   $("start").disabled = anyEmpty;
   let note = "";
-  if (host) note = anyEmpty ? t("lobby_note_host_empty") : t("lobby_note_host_ready");
+  if (event && seated) note = t("lobby_note_event");
+  else if (host) note = anyEmpty ? t("lobby_note_host_empty") : t("lobby_note_host_ready");
   else if (seated) note = t("lobby_note_wait_host");
   else if (removed) note = t("lobby_note_removed");
   else if (local.watching) note = t("lobby_note_watching");
