@@ -32,9 +32,11 @@ def test_an_events_decided_table_is_not_played_again() -> None:
     length decides it; the event makes the next round's tables, so the host's play again
     is refused (docs/tournaments.md, "A decided table ends")."""
     full = fill_bots(a_table(), 0).state
-    for goal in ("round", "8"):
+    event_options = (TableOptions(Rules(goal="round")), TableOptions(Rules(goal="8")),
+                     TableOptions(Rules(), event=True))  # fmt: skip
+    for options in event_options:
         event_table = a_table(status="finished", seats=full.seats, match_number=1,
-                              options=TableOptions(Rules(goal=goal)))  # fmt: skip
+                              options=options)  # fmt: skip
         assert refused(check_play_again, event_table, 0) == ErrorCode.WRONG_STATUS
 
 
@@ -43,10 +45,11 @@ def test_an_events_table_is_started_by_its_event_not_by_its_host() -> None:
     player who comes within the grace time would find a bot in their place); the event
     starts it (docs/tournaments.md, "Grace")."""
     full = fill_bots(a_table(), 0).state
-    event_table = a_table(seats=full.seats, options=TableOptions(Rules(goal="round")))
-    assert refused(check_start, event_table, 0) == ErrorCode.WRONG_STATUS
-    check_start(event_table, 0, by_event=True)
-    assert refused(check_start, event_table, 1, by_event=True) == ErrorCode.NOT_HOST
+    for options in (TableOptions(Rules(goal="round")), TableOptions(Rules(), event=True)):
+        event_table = a_table(seats=full.seats, options=options)
+        assert refused(check_start, event_table, 0) == ErrorCode.WRONG_STATUS
+        check_start(event_table, 0, by_event=True)
+        assert refused(check_start, event_table, 1, by_event=True) == ErrorCode.NOT_HOST
 
 
 def test_a_match_is_dealt_from_its_seed_with_everyone_back() -> None:

@@ -176,18 +176,24 @@ def test_tables_in_play_are_all_loaded_even_beyond_the_limit(place: Place) -> No
     assert refused(lambda: run(registry.create({"name": "Dee"}))) == ErrorCode.TOO_MANY_TABLES
 
 
-def test_a_club_events_table_keeps_its_shorter_match_across_a_restart(place: Place) -> None:
-    """``goal`` (a club event's tables only) is the table's: its match ends sooner, and a
-    restarted server reads the table back with it; a bad goal is refused."""
-    table, _ = run(place.registry.create({"name": "Ann", "players": 4}, goal="round"))
-    assert table.options.rules.goal == "round"
-    assert refused(lambda: run(place.registry.create({"name": "Bob"}, goal="2"))) == (
-        ErrorCode.BAD_OPTION
-    )
-    normal, _ = run(place.registry.create({"name": "Cat"}))
-    assert normal.options.rules.goal == "match"
+def test_a_club_events_table_keeps_its_shorter_match_across_a_restart(tmp_path: Path) -> None:
+    """An event's length (a club event's tables only) is the table's ``goal``: its match
+    ends sooner, and a restarted server reads the table back with it, and as an event's
+    table, also of an event of whole matches; a bad length is refused."""
+    place = Place(tmp_path / "events.db", max_tables=3)
+    create = place.registry.create
+    table, _ = run(create({"name": "Ann", "players": 4}, event_length="round"))
+    assert table.options.rules.goal == "round" and table.options.event
+    assert refused(lambda: run(create({"name": "Bob"}, event_length="2"))) == (ErrorCode.BAD_OPTION)
+    whole, _ = run(create({"name": "Dee", "players": 4}, event_length="match"))
+    normal, _ = run(create({"name": "Cat"}))
+    assert normal.options.rules.goal == "match" and not normal.options.event
+    assert "event" not in normal.options.public()
     run(place.storage.wait_durable(place.storage.staged_seq))
     place.restart()
     back = run(place.registry.get(table.code))
-    assert back.options.rules.goal == "round"
-    assert run(place.registry.get(normal.code)).options.rules.goal == "match"
+    assert back.options.rules.goal == "round" and back.options.event
+    whole_back = run(place.registry.get(whole.code)).options
+    assert whole_back.rules.goal == "match" and whole_back.public()["event"] is True
+    assert not run(place.registry.get(normal.code)).options.event
+    place.storage.close()

@@ -143,10 +143,12 @@ def test_an_events_table_host_removes_and_moves_nobody() -> None:
     """At a club event's table (its rules' goal shorter than a match) the first seat's
     player hosts, but the event seats its players: removing an opponent (who could then not
     take their seat back: a bot would play their round) or swapping seats is refused."""
-    state = a_table(options=TableOptions(Rules(goal="round")))
-    assert refused(kick, state, 0, 1) == ErrorCode.WRONG_STATUS
-    assert refused(move_seat, state, 0, 1, 2) == ErrorCode.WRONG_STATUS
-    assert refused(move_seat, state, 0, 0, 3) == ErrorCode.WRONG_STATUS
+    whole_matches = TableOptions(Rules(), event=True)  # (an event of whole matches)
+    for options in (TableOptions(Rules(goal="round")), whole_matches):
+        state = a_table(options=options)
+        assert refused(kick, state, 0, 1) == ErrorCode.WRONG_STATUS
+        assert refused(move_seat, state, 0, 1, 2) == ErrorCode.WRONG_STATUS
+        assert refused(move_seat, state, 0, 0, 3) == ErrorCode.WRONG_STATUS
     kick(a_table(), 0, 1)  # (a table of its own: as before)
     move_seat(a_table(), 0, 1, 2)
 

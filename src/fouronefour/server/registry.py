@@ -226,11 +226,12 @@ class TableRegistry:
         invite_hash: str | None = None,
         profile: str | None = None,
         *,
-        goal: str = "match",
+        event_length: str | None = None,
     ) -> tuple[Table, str]:
         """A new table; private (invites.py) when ``invite_hash`` is given; ``profile``:
-        the host's, if signed in; ``goal``: what ends its match (engine rules: a club
-        event's table ends when the event's length decides it; a request cannot ask it)."""
+        the host's, if signed in; ``event_length``: a club event's table, whose match ends
+        when the event's length decides it (its rules' ``goal``; a request cannot ask
+        either)."""
         if self.storage.failed:
             raise TableError(ErrorCode.STORAGE_ERROR, "the server cannot write its database")
         unknown = set(request) - CREATE_KEYS
@@ -241,11 +242,12 @@ class TableRegistry:
         options = TableOptions.from_request(request, self.default_options())
         if invite_hash is not None:
             options = replace(options, invite_hash=invite_hash)
-        if goal != "match":
+        if event_length is not None:
             try:
-                options = replace(options, rules=replace(options.rules, goal=goal))
+                rules = replace(options.rules, goal=event_length)
             except ValueError as error:
                 raise TableError(ErrorCode.BAD_OPTION, str(error)) from None
+            options = replace(options, rules=rules, event=True)
         settings = self.default_settings().changed(request)
         self._make_room()
         for _ in range(CODE_ATTEMPTS):

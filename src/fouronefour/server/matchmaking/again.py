@@ -218,7 +218,7 @@ class PlayAgain:
             raise TableError(ErrorCode.NOT_HOST, "the host offers to play again")
         if table.status != "finished":
             raise TableError(ErrorCode.WRONG_STATUS, "play again once the match is over")
-        check_not_event_table(table.options.rules.goal, NEXT_TABLES)
+        check_not_event_table(table.options, NEXT_TABLES)
         rotate = body.get("rotate", False)
         if not isinstance(rotate, bool):
             raise TableError(ErrorCode.BAD_MESSAGE, "rotate must be true or false")

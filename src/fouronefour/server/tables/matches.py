@@ -23,7 +23,7 @@ def check_start(state: TableState, actor: int | None, *, by_event: bool = False)
     its host, so that a paired player who comes in time finds their seat still theirs."""
     check_host(state, actor)
     if not by_event:
-        check_not_event_table(state.options.rules.goal, EVENT_STARTS)
+        check_not_event_table(state.options, EVENT_STARTS)
     if state.status != "lobby":
         raise TableError(ErrorCode.WRONG_STATUS, f"the table is {state.status}, not lobby")
     _check_seats_filled(state)
@@ -33,7 +33,7 @@ def check_play_again(state: TableState, actor: int | None) -> None:
     check_host(state, actor)
     if state.status != "finished":
         raise TableError(ErrorCode.WRONG_STATUS, "play again once the match is over")
-    check_not_event_table(state.options.rules.goal, NEXT_TABLES)
+    check_not_event_table(state.options, NEXT_TABLES)
     _check_seats_filled(state)  # (a player removed between matches leaves a seat empty)
 
 

@@ -129,6 +129,9 @@ class TableOptions:
     #: Its matches change the players' ratings (docs/players.md); it plays the standard
     #: rules for its player count.
     rated: bool = False
+    #: A club event's table: the event seats, starts and follows it, whatever its length
+    #: (its rules' ``goal``, which is "match" for an event of whole matches).
+    event: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """As stored: with the invite's hash (never sent: :meth:`public`)."""
@@ -148,6 +151,8 @@ class TableOptions:
             "bot": self.bot,
             "rated": self.rated,
             "private": self.invite_hash is not None,
+            # (only at an event's table, as ``goal``: other tables' options are as before)
+            **({"event": True} if self.event else {}),
         }
 
     @classmethod
@@ -215,6 +220,7 @@ class TableOptions:
             data["bot"],
             data.get("invite_hash"),
             bool(data.get("rated", False)),
+            bool(data.get("event", False)),
         )
 
 

@@ -141,7 +141,7 @@ def kick(state: TableState, actor: int | None, seat: object) -> Step:
     its token stops working (not seated here again unless the host hands them a seat);
     its connections are told and closed."""
     check_host(state, actor)
-    check_not_event_table(state.options.rules.goal, "the event seats its players")
+    check_not_event_table(state.options, "the event seats its players")
     _between_matches(state, "players are removed between matches only")
     old = state.seats[check_seat(seat, state.players)]
     if old.seat == state.host_seat or old.kind == "empty":
@@ -169,7 +169,7 @@ def move_seat(state: TableState, actor: int | None, first: object, second: objec
     keeps their token and connections, which now act for the other seat; the host's seat
     follows the host."""
     check_host(state, actor)
-    check_not_event_table(state.options.rules.goal, "the event seats its players")
+    check_not_event_table(state.options, "the event seats its players")
     _between_matches(state, "seats are moved between matches only")
     a = state.seats[check_seat(first, state.players, "from")]
     b = state.seats[check_seat(second, state.players, "to")]

@@ -132,12 +132,13 @@ def check_host(state: TableState, actor: int | None) -> None:
         raise TableError(ErrorCode.NOT_HOST, "only the host may do that")
 
 
-def check_not_event_table(goal: str, what: str) -> None:
-    """A club event's table (its rules' ``goal`` shorter than a match) is the event's to
-    seat and to follow: its host removes or moves nobody (or they could take an opponent's
-    place in the event away), and it is not played again (the event makes the next round's
-    tables). ``what`` says which, in the refusal."""
-    if goal != "match":
+def check_not_event_table(options: TableOptions, what: str) -> None:
+    """A club event's table is the event's to seat, to start and to follow: its host
+    removes or moves nobody (or they could take an opponent's place in the event away),
+    starts it early for nobody, and it is not played again (the event makes the next
+    round's tables). ``what`` says which, in the refusal. (A table stored before the
+    ``event`` flag is known by its rules' ``goal``, shorter than a match.)"""
+    if options.event or options.rules.goal != "match":
         raise TableError(ErrorCode.WRONG_STATUS, f"an event's table: {what}")
 
 

@@ -374,7 +374,7 @@ class Tournaments:
         # The table's match ends when the event's length decides it (rules ``goal``,
         # docs/rules.md section 10): its players see the table decided, not play on.
         table, _ = await self.registry.create(
-            request, invite_hash, host_profile, goal=event.setup.length
+            request, invite_hash, host_profile, event_length=event.setup.length
         )
         for seat, player in humans[1:]:
             table.seating.join(seats_names[seat], seat, None, player.profile_id)

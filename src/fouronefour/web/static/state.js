@@ -245,9 +245,9 @@ export function tableView(state) {
   };
 }
 
-/** A match shorter than the whole (rules `goal`, docs/rules.md section 10): a club event's
- * table, which ends when the event's length decides it. */
+/** A club event's table (TABLE.options `event`; before it, a match shorter than the
+ * whole: rules `goal`, docs/rules.md section 10), which the event seats, starts and ends. */
 export function eventGoal(state) {
-  const goal = state.table && state.table.options ? state.table.options.goal : undefined;
-  return Boolean(goal) && goal !== "match";
+  const options = state.table && state.table.options ? state.table.options : {};
+  return options.event === true || (Boolean(options.goal) && options.goal !== "match");
 }
