@@ -154,8 +154,7 @@ def run(args: argparse.Namespace) -> int:
             chart.write_win_chart(
                 results,
                 out,
-                f"{title}: each player's chance that their team wins the round",
-                seat_names=replay.names,
+                f"{title}: Team A's chance to win the round (seats 1, 3, …)",
             )
         except OSError as error:
             return _fail(f"cannot write {out}: {error.strerror or error}")
