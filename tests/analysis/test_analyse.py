@@ -31,6 +31,7 @@ KEYS = {
     "label",
     "graph_chance",
     "trick",
+    "opening",
 }
 
 
@@ -70,6 +71,12 @@ def test_every_decision_of_a_round_gets_the_documented_dict() -> None:
     result = analyse_round(start, moves, worlds=4, seed=3)
     assert len(result) == len(moves)
     json.dumps(result)  # plain JSON
+    # The round's first play (here its first decision) carries every other seat's own
+    # estimate before the lead; no other decision does.
+    assert [i for i, entry in enumerate(result) if entry["opening"] is not None] == [0]
+    opening = result[0]["opening"]
+    assert opening[start.to_act] is None and len(opening) == 4
+    assert all(0 <= c <= 1 for s, c in enumerate(opening) if s != start.to_act)
     r = start
     for move, entry in zip(moves, result, strict=True):
         assert set(entry) == KEYS
@@ -128,7 +135,9 @@ def test_other_seats_hidden_cards_do_not_change_a_seats_estimates() -> None:
         # (The graph's value is the mean of every seat's estimate, seats 1 and 3's too: it
         # is served once the round is over, when the end-of-round pause has shown every
         # hand, analysis/graph.py.)
-        assert {**real[i], "graph_chance": None} == {**other_result[i], "graph_chance": None}
+        # (So is the opening: every seat's estimate before the lead, analysis/opening.py.)
+        hidden = {"graph_chance": None, "opening": None}
+        assert {**real[i], **hidden} == {**other_result[i], **hidden}
     # Seats 1 and 3 hold other cards, so their own estimates may well differ.
 
 

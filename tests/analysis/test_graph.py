@@ -42,9 +42,24 @@ def test_a_private_decision_moves_nothing() -> None:
     steps = analyse_round(start, ["3", "33", "pass"], worlds=16, seed=3)
     assert [s["decision"] for s in steps] == ["play", "hook", "unhook"]
     assert steps[0]["graph_chance"] == steps[1]["graph_chance"] == steps[2]["graph_chance"]
-    # each label and win chance stays its decider's own
-    assert steps[0]["graph_chance"] == round(steps[0]["win_chance"], 4)
+    # From the lead on every seat is heard: the leader's own estimate, and the others'
+    # before the lead (analysis/opening.py), each as Team A's chance.
+    said = [steps[0]["win_chance"], *(c for c in steps[0]["opening"] if c is not None)]
+    seats = [0, *(s for s, c in enumerate(steps[0]["opening"]) if c is not None)]
+    team_a = [c if s % 2 == 0 else 1 - c for s, c in zip(seats, said, strict=True)]
+    assert steps[0]["graph_chance"] == pytest.approx(sum(team_a) / 4, abs=1e-4)
     assert seats_mean([(1, "return", 0.9)]) == [EVEN]  # before any play: even
+
+
+def test_the_first_trick_speaks_for_every_seat() -> None:
+    # Without the opening estimates the first steps are the leader's view alone, then two
+    # seats'...: each seat's team looks stronger from where it sits, so the graph swung as
+    # the turn passed. With them, from the lead on, the mean is over all four seats.
+    said = [(0, "play", 0.7), (1, "play", 0.6)]
+    assert seats_mean(said) == pytest.approx([0.7, 0.55])
+    opening = {0: (None, 0.6, 0.7, 0.6)}
+    assert seats_mean(said, opening) == pytest.approx([0.55, 0.55])
+    assert seats_mean([(0, "return", 0.2), *said], {1: (None, 0.6, 0.7, 0.6)})[0] == EVEN
 
 
 def test_the_graph_moves_less_than_the_deciders_own_estimates_inside_a_trick() -> None:

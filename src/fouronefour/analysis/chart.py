@@ -57,7 +57,8 @@ def write_win_chart(
     )
     for position, (number, decisions) in enumerate(rounds):
         axes = grid[position // columns][position % columns]
-        values = graph.seats_mean([(d["seat"], d["decision"], d["win_chance"]) for d in decisions])
+        steps = [(d["seat"], d["decision"], d["win_chance"]) for d in decisions]
+        values = graph.seats_mean(steps, graph.openings(decisions))
         axes.plot(
             range(len(values)),
             values,

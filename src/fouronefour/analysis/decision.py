@@ -63,6 +63,9 @@ class DecisionAnalysis:
     graph_chance: float | None = None
     #: the trick the decision was made in, before it: (seat, move) of each public move
     trick: tuple[tuple[int, str], ...] = ()
+    #: at the round's first play only: every seat's own chance that its team wins, as it
+    #: could judge it before the lead (None for the leader: :mod:`.opening`)
+    opening: tuple[float | None, ...] | None = None
 
     @property
     def loss(self) -> float:
@@ -82,6 +85,11 @@ class DecisionAnalysis:
                 None if self.graph_chance is None else round(self.graph_chance, _DIGITS)
             ),
             "trick": [{"seat": seat, "move": move} for seat, move in self.trick],
+            "opening": (
+                None
+                if self.opening is None
+                else [None if c is None else round(c, _DIGITS) for c in self.opening]
+            ),
         }
 
 

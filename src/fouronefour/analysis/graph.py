@@ -14,9 +14,11 @@ what everyone saw: ``bench/analysis.py``, docs/analysis.md "The graph"), on the 
 rounds it moved 0.022 a decision inside a trick against 0.054, and its Brier score in the
 second halves of rounds was 0.177 against 0.220.
 
-Limits: a seat not yet heard from in the round is left out of the mean (the first trick
-speaks for fewer than four seats; before any play decision the graph shows 50%), and a
-seat's part is as old as its last play decision. A hook or unhook offer is private and a
+From the round's first play on, every seat is heard: at the lead, each other seat's own
+estimate of the position is judged too (:mod:`.opening`), so the first trick is not the
+leader's view alone. Before it (tribute returns) the graph shows 50%.
+
+Limits: a seat's part is as old as its last play decision. A hook or unhook offer is private and a
 tribute return comes before play: they change nothing, so the graph does not tell who was
 offered what.
 
@@ -27,7 +29,7 @@ with, and everything played before was public. (A private offer changes nothing 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 #: The graph's value before any seat has judged a play decision.
@@ -39,13 +41,21 @@ def team_a_chance(seat: int, win_chance: float) -> float:
     return win_chance if seat % 2 == 0 else 1.0 - win_chance
 
 
-def seats_mean(steps: Sequence[tuple[int, str, float]]) -> list[float]:
+def seats_mean(
+    steps: Sequence[tuple[int, str, float]],
+    openings: Mapping[int, Sequence[float | None]] | None = None,
+) -> list[float]:
     """The graph's value before each step of a round, from its steps in order, each
     (seat, decision kind, the seat's own win chance): the mean of every seat's latest own
-    estimate at a play decision, this step's included when it is a play decision."""
+    estimate at a play decision, this step's included when it is a play decision.
+    ``openings[i]``: every other seat's own estimate at step ``i``, the round's first play
+    (:mod:`.opening`; None for the leader), counted from that step on."""
     latest: dict[int, float] = {}
     values = []
-    for seat, kind, win_chance in steps:
+    for index, (seat, kind, win_chance) in enumerate(steps):
+        for other, chance in enumerate((openings or {}).get(index, ())):
+            if chance is not None:
+                latest[other] = team_a_chance(other, chance)
         if kind == "play":
             latest[seat] = team_a_chance(seat, win_chance)
         values.append(sum(latest.values()) / len(latest) if latest else EVEN)
@@ -56,10 +66,17 @@ def fill_graph(decisions: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """A round's analysed decisions (``analyse_round``'s dicts, in order, from the round's
     first) with ``graph_chance`` made from the whole round: what the round gives when
     analysed in parts, each part's graph made only from itself."""
-    values = seats_mean([(d["seat"], d["decision"], d["win_chance"]) for d in decisions])
+    values = seats_mean(
+        [(d["seat"], d["decision"], d["win_chance"]) for d in decisions], openings(decisions)
+    )
     return [
         {**d, "graph_chance": round(value, 4)} for d, value in zip(decisions, values, strict=True)
     ]
 
 
-__all__ = ["EVEN", "fill_graph", "seats_mean", "team_a_chance"]
+def openings(decisions: Sequence[dict[str, Any]]) -> dict[int, Sequence[float | None]]:
+    """The ``opening`` estimates of analysed decisions (their dicts), by step."""
+    return {i: d["opening"] for i, d in enumerate(decisions) if d.get("opening") is not None}
+
+
+__all__ = ["EVEN", "fill_graph", "openings", "seats_mean", "team_a_chance"]

@@ -10,6 +10,7 @@ from fouronefour.engine import PASS, Decision, Match, Round, Rules
 
 from .decision import DecisionAnalysis, analyse_decision
 from .graph import fill_graph, seats_mean
+from .opening import first_play, opening_chances
 from .rollouts import RolloutPolicy, greedy_policy
 from .styles import sensible_chances
 
@@ -67,7 +68,14 @@ def analyse_round_details(
         )
         if progress is not None:
             progress(index + 1 - first, len(moves) - first)
-    graph = seats_mean([(d.seat, d.decision, d.win_chance) for d in out])
+    lead = first_play(rounds[: len(moves)])
+    if lead is not None and lead >= first:
+        opening = opening_chances(
+            rounds[lead], worlds=worlds, seed=f"fouronefour/analysis/{seed}/opening", policy=policy
+        )
+        out[lead - first] = dataclasses.replace(out[lead - first], opening=opening)
+    steps = [(d.seat, d.decision, d.win_chance) for d in out]
+    graph = seats_mean(steps, {i: d.opening for i, d in enumerate(out) if d.opening is not None})
     return [
         dataclasses.replace(decision, graph_chance=chance, trick=trick)
         for decision, chance, trick in zip(out, graph, tricks[first:], strict=True)
