@@ -57,8 +57,7 @@ def write_win_chart(
     )
     for position, (number, decisions) in enumerate(rounds):
         axes = grid[position // columns][position % columns]
-        steps = [(d["seat"], d["decision"], d["win_chance"]) for d in decisions]
-        values = graph.seats_mean(steps, graph.openings(decisions))
+        values = [d["graph_chance"] for d in decisions]
         axes.plot(
             range(len(values)),
             values,
@@ -96,7 +95,6 @@ def write_win_chart(
         grid[position // columns][position % columns].axis("off")
     figure.suptitle(title)
     handles, labels = grid[0][0].get_legend_handles_labels()
-    # (the line is Team A's: a team's chance and its opponents' add up to 100%)
     # Below the panels, where it hides no line.
     figure.legend(handles, labels, loc="lower center", fontsize=8, ncols=4)
     figure.tight_layout(rect=(0, 0.12 if single else 0.9 / (2.3 * rows + 1.0), 1, 1))

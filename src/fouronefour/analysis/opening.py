@@ -7,7 +7,8 @@ sits. Here each seat other than the leader judges the position at the round's fi
 (the lead) from its own view: the hidden cards dealt at random consistently with what it
 has seen (its hand, the tribute and returns it knows of), then played out by the rollout
 policy, as a decision's ``win_chance`` is. Nobody has played yet, so every seat is dealt
-uniformly. It costs one decision's rollouts per seat, about 4% of a 4-player round's.
+uniformly. It costs one decision's rollouts per seat: about 5% of a 4-player round's
+(docs/analysis.md, "The graph").
 """
 
 from __future__ import annotations
