@@ -101,6 +101,30 @@ async def sit_and_leave(browser: Browser, url: str, code: str, invite: str) -> N
     await client.close()
 
 
+def one_table_event(
+    club: Club, grace_seconds: int
+) -> tuple[list[Browser], dict[str, Any], str, str]:
+    """An admin and three members in an event of one round of individuals, started: the
+    players, the event, and its one table's code and invite."""
+    players = [club.member("admin"), *(club.member() for _ in range(3))]
+    body = {"name": "Cup", "grace_seconds": grace_seconds, "rounds": 1, "bot": "greedy",
+            "entry": "individuals"}  # fmt: skip
+    event = players[0].post("/api/clubs/club1/events", body).json()
+    for player in players:
+        assert player.post(f"/api/events/{event['id']}/register").is_success
+    assert players[0].post(f"/api/events/{event['id']}/start").is_success
+    shown = players[0].get(f"/api/events/{event['id']}").json()
+    code, invite = shown["schedule"][0]["tables"][0]["link"][3:].split("#invite=")
+    return players, event, code, invite
+
+
+def host_of(players: list[Browser], code: str, invite: str) -> Browser:
+    """Which of ``players`` holds the table's host seat (the event chose it)."""
+    table = players[0].http.get(f"/api/tables/{code}", headers={"X-Invite": invite}).json()
+    host_profile = table["seats"][table["host_seat"]]["profile"]
+    return next(p for p in players if p.id == host_profile)
+
+
 def test_players_who_leave_mid_event_leave_it_to_bots_and_it_finishes(tmp_path: Path) -> None:
     clubs, kept = MemoryClubs(), Kept()
     # A long grace: the table starts because its four players sat down, not because it ran
@@ -108,15 +132,7 @@ def test_players_who_leave_mid_event_leave_it_to_bots_and_it_finishes(tmp_path: 
     server = start_server(tmp_path / "club.db", clubs, kept, turn_seconds=0.3)
     try:
         club = Club(server, clubs, kept)
-        players = [club.member("admin"), *(club.member() for _ in range(3))]
-        body = {"name": "Cup", "grace_seconds": 600, "rounds": 1, "bot": "greedy",
-                "entry": "individuals"}  # fmt: skip
-        event = players[0].post("/api/clubs/club1/events", body).json()
-        for player in players:
-            assert player.post(f"/api/events/{event['id']}/register").is_success
-        assert players[0].post(f"/api/events/{event['id']}/start").is_success
-        shown = players[0].get(f"/api/events/{event['id']}").json()
-        code, invite = shown["schedule"][0]["tables"][0]["link"][3:].split("#invite=")
+        players, event, code, invite = one_table_event(club, grace_seconds=600)
 
         async def everyone() -> None:
             await asyncio.gather(*(sit_and_leave(p, server.url, code, invite) for p in players))
@@ -142,18 +158,8 @@ def test_the_host_of_an_events_table_cannot_start_it_before_its_players(
     server = start_server(tmp_path / "club.db", clubs, kept)
     try:
         club = Club(server, clubs, kept)
-        players = [club.member("admin"), *(club.member() for _ in range(3))]
-        body = {"name": "Cup", "grace_seconds": 600, "rounds": 1, "bot": "greedy",
-                "entry": "individuals"}  # fmt: skip
-        event = players[0].post("/api/clubs/club1/events", body).json()
-        for player in players:
-            assert player.post(f"/api/events/{event['id']}/register").is_success
-        assert players[0].post(f"/api/events/{event['id']}/start").is_success
-        shown = players[0].get(f"/api/events/{event['id']}").json()
-        code, invite = shown["schedule"][0]["tables"][0]["link"][3:].split("#invite=")
-        table = players[0].http.get(f"/api/tables/{code}", headers={"X-Invite": invite}).json()
-        host_id = table["seats"][table["host_seat"]]["profile"]
-        host = next(p for p in players if p.id == host_id)
+        players, _, code, invite = one_table_event(club, grace_seconds=600)
+        host = host_of(players, code, invite)
 
         async def host_starts() -> dict[str, Any]:
             token = host.post(f"/api/tables/{code}/return", {"invite": invite}).json()["token"]
@@ -201,18 +207,8 @@ def test_a_host_who_pauses_cannot_hold_the_event_up(tmp_path: Path) -> None:
     server = start_server(tmp_path / "club.db", clubs, kept, turn_seconds=0.3)
     try:
         club = Club(server, clubs, kept)
-        players = [club.member("admin"), *(club.member() for _ in range(3))]
-        body = {"name": "Cup", "grace_seconds": 2, "rounds": 1, "bot": "greedy",
-                "entry": "individuals"}  # fmt: skip
-        event = players[0].post("/api/clubs/club1/events", body).json()
-        for player in players:
-            assert player.post(f"/api/events/{event['id']}/register").is_success
-        assert players[0].post(f"/api/events/{event['id']}/start").is_success
-        shown = players[0].get(f"/api/events/{event['id']}").json()
-        code, invite = shown["schedule"][0]["tables"][0]["link"][3:].split("#invite=")
-        table = players[0].http.get(f"/api/tables/{code}", headers={"X-Invite": invite}).json()
-        host_profile = table["seats"][table["host_seat"]]["profile"]
-        host = next(p for p in players if p.id == host_profile)
+        players, event, code, invite = one_table_event(club, grace_seconds=2)
+        host = host_of(players, code, invite)
 
         async def pause() -> float:
             token = host.post(f"/api/tables/{code}/return", {"invite": invite}).json()["token"]
