@@ -355,6 +355,12 @@ class Broker:
                 with contextlib.suppress(Exception):
                     await self._pubsub.aclose()
                 self._pubsub = None
+            # The pool's idle connections may be from before Redis restarted: each would fail
+            # once at its next use, which the publisher took for a second outage. Closed
+            # here, they connect again when next used.
+            if self._redis is not None:
+                with contextlib.suppress(Exception):
+                    await self._redis.connection_pool.disconnect(inuse_connections=False)
             try:
                 await self._connect()
             except (RedisError, OSError) as error:
