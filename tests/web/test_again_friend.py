@@ -17,7 +17,8 @@ import pytest
 from websockets.sync.client import connect
 
 from .conftest import SERVER_OPTIONS, serve
-from .test_friends import _call, _open
+from .pages import open_ready
+from .test_friends import _call
 from .test_quickmatch import CUT, _get, _join, _shot
 
 
@@ -30,7 +31,7 @@ def patient_server(tmp_path: Path) -> Iterator[str]:
 
 def _named(page: Any, url: str, name: str) -> str:
     """The page's profile (a guest's, made at its first visit), named ``name``: its id."""
-    _open(page, url)
+    open_ready(page, url)
     assert _call(page, "PATCH", "/api/me", {"name": name})["status"] == 200
     return str(_call(page, "GET", "/api/me")["body"]["profile"]["id"])
 
@@ -77,7 +78,7 @@ def test_a_friend_waiting_in_quick_match_lands_in_the_declined_seat(
             pass
 
     # Meanwhile Dee waits in quick match.
-    _open(dee, url)
+    open_ready(dee, url)
     dee.click("[data-testid=quickmatch-start]")
     dee.locator("[data-testid=quickmatch-wait]").wait_for()
     deadline = time.monotonic() + 90

@@ -6,29 +6,15 @@ checked is photographed into test-artifacts/clubs/."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .test_profiles import CUT
+from .pages import Shots, open_ready
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "clubs"
+SHOTS = Shots("clubs")
 SIZES = [(390, 844), (1366, 657)]
 NAME = "<img src=x onerror=alert(1)>Thursday"
-
-
-def _whole(page: Any, name: str) -> None:
-    page.wait_for_timeout(200)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-    problems = page.evaluate(CUT)
-    assert not problems, f"{name}: {problems}"
-
-
-def _open(page: Any, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector("body[data-ready=true]")
 
 
 def _seat(page: Any) -> tuple[str, Any]:
@@ -44,10 +30,10 @@ def test_a_club_from_home_its_invite_link_wall_and_table(
 ) -> None:
     size = f"{width}x{height}"
     ann = new_page("ann", width, height)
-    _open(ann, server_url)
+    open_ready(ann, server_url)
     ann.click("[data-testid=home-clubs-open]")
     ann.locator("[data-testid=clubs-none]").wait_for()
-    _whole(ann, f"clubs-empty-{size}")
+    SHOTS.whole(ann, f"clubs-empty-{size}")
     ann.fill("[data-testid=club-create-name]", NAME)
     ann.click("[data-testid=club-create-submit]")
     ann.locator("[data-testid=club-name]", has_text="Thursday").wait_for()
@@ -63,10 +49,10 @@ def test_a_club_from_home_its_invite_link_wall_and_table(
     assert ann.inner_text("[data-testid=club-role]") == "Owner · 1 member"
 
     bob = new_page("bob", width, height)
-    _open(bob, invite)
+    open_ready(bob, invite)
     bob.locator("[data-testid=club-join-name]", has_text="Thursday").wait_for()
     assert bob.inner_text("[data-testid=club-join-name]") == f"{NAME} · 1 member"
-    _whole(bob, f"club-join-{size}")
+    SHOTS.whole(bob, f"club-join-{size}")
     bob.click("[data-testid=club-join]")
     bob.locator("[data-testid=club-member]").nth(1).wait_for()
     assert bob.inner_text("[data-testid=club-role]") == "Member · 2 members"
@@ -78,7 +64,7 @@ def test_a_club_from_home_its_invite_link_wall_and_table(
     bob.click("[data-testid=club-chat-send]")
     bob.locator(".club-chat-text", has_text="club").wait_for()
     assert bob.locator(".club-chat-text b").count() == 0
-    _whole(bob, f"club-member-{size}")
+    SHOTS.whole(bob, f"club-member-{size}")
 
     ann.reload()
     ann.wait_for_selector("body[data-ready=true]")
@@ -90,12 +76,12 @@ def test_a_club_from_home_its_invite_link_wall_and_table(
     # New members: each rating said to be provisional; no "0 of 0 won together".
     assert ann.locator(".club-provisional").count() == 2
     assert ann.locator(".club-among").count() == 0
-    _whole(ann, f"club-owner-{size}")
+    SHOTS.whole(ann, f"club-owner-{size}")
     # In the longest-worded languages too, nothing is cut.
     for language, owner in (("de", "Inhaber"), ("hi", "मालिक")):
         ann.select_option("#lang-select", language)
         ann.locator("[data-testid=club-role]", has_text=owner).wait_for()
-        _whole(ann, f"club-owner-{language}-{size}")
+        SHOTS.whole(ann, f"club-owner-{language}-{size}")
     ann.select_option("#lang-select", "en")
     ann.click("[data-testid=club-promote]")
     ann.locator(".club-role-admin").wait_for()
@@ -105,13 +91,13 @@ def test_a_club_from_home_its_invite_link_wall_and_table(
     code, seat = _seat(ann)
     assert seat["seat"] == 0
     ann.locator("#screen-table:not([hidden])").wait_for()
-    _open(bob, f"{server_url}/c/{club_id}/table")
+    open_ready(bob, f"{server_url}/c/{club_id}/table")
     bob_code, bob_seat = _seat(bob)
     assert (bob_code, bob_seat["seat"]) == (code, 1)
     bob.locator("#screen-table:not([hidden])").wait_for()
-    _whole(bob, f"club-table-{size}")
+    SHOTS.whole(bob, f"club-table-{size}")
     # Back on the list: one club, with its role.
-    _open(bob, f"{server_url}/clubs")
+    open_ready(bob, f"{server_url}/clubs")
     bob.locator("[data-testid=club-link]").wait_for()
     assert bob.inner_text("[data-testid=club-link]") == NAME
-    _whole(bob, f"clubs-list-{size}")
+    SHOTS.whole(bob, f"clubs-list-{size}")

@@ -17,7 +17,9 @@ from fouronefour.server.config import ServerConfig
 from tests.server.conftest import ThreadServer
 from tests.server.tournaments.conftest import Browser
 
-from .test_tournaments import _whole
+from .pages import Shots
+
+SHOTS = Shots("tournaments")
 
 MARKUP = "<b>Dan</b>"
 
@@ -86,7 +88,7 @@ def test_a_pair_registered_in_the_page_plays_and_goes_to_the_clubs_history(
     laptop.wait_for_selector("[data-testid=ev-partner]")
     assert _names(laptop)[1:] == sorted(["Ann", "Cat", MARKUP])
     assert laptop.locator("[data-testid=ev-partner] b").count() == 0  # (a name is text)
-    _whole(laptop, "event-partner-1366")
+    SHOTS.whole(laptop, "event-partner-1366")
     laptop.select_option("[data-testid=ev-partner]", label="Cat")
     laptop.click("[data-testid=ev-register]")
     laptop.wait_for_selector("[data-testid=ev-withdraw]")
@@ -102,7 +104,7 @@ def test_a_pair_registered_in_the_page_plays_and_goes_to_the_clubs_history(
     toast = phone.locator("#toast")
     toast.wait_for(state="visible")
     assert toast.text_content() == "You (or your partner) are registered already."
-    _whole(phone, "event-partner-taken-390")
+    SHOTS.whole(phone, "event-partner-taken-390")
     # The list as it is now (Dan is in: nobody left to pick), and Ann registers alone.
     phone.wait_for_function(
         "document.querySelectorAll('[data-testid=ev-partner] option').length === 1"
@@ -112,7 +114,7 @@ def test_a_pair_registered_in_the_page_plays_and_goes_to_the_clubs_history(
     pairs = phone.locator("[data-testid=ev-pair]").all_text_contents()
     assert pairs == ["Bob & Cat", f"{MARKUP} (a partner is drawn at the start)",
                      "Ann (a partner is drawn at the start)"]  # fmt: skip
-    _whole(phone, "event-pairs-390")
+    SHOTS.whole(phone, "event-pairs-390")
     phone.click("[data-testid=ev-start]")
     phone.wait_for_function(
         "document.querySelector('[data-testid=ev-meta]').textContent.includes('Finished')",
@@ -128,7 +130,7 @@ def test_a_pair_registered_in_the_page_plays_and_goes_to_the_clubs_history(
         page.locator("#screen-table:not([hidden])").wait_for()
         page.locator(".status-text", has_text="The event's table is decided").wait_for()
         assert page.locator("[data-testid=status-play-again]").count() == 0
-        _whole(page, f"event-table-decided-{size}")
+        SHOTS.whole(page, f"event-table-decided-{size}")
     # Its host (the first seat's player, whoever it is) is offered no play again either, in
     # the results dialog: at this table, or at a new one.
     shown = cat.get(f"/api/events/{event['id']}").json()
@@ -167,14 +169,15 @@ def test_a_pair_registered_in_the_page_plays_and_goes_to_the_clubs_history(
         # (Ann and Dan were drawn together: whoever the draw put first is named first.)
         assert teams in ({"Bob & Cat", f"{MARKUP} & Ann"}, {"Bob & Cat", f"Ann & {MARKUP}"})
         assert entry.locator("b").count() == 0
-        _whole(page, f"club-history-event-{size}")
+        SHOTS.whole(page, f"club-history-event-{size}")
     phone.locator(".club-history-event-name").click()
     phone.wait_for_url(f"**/e/{event['id']}")
     phone.wait_for_selector("[data-testid=ev-standings]")
 
 
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (844, 390), (1366, 657)])
 def test_an_events_host_waits_in_the_lobby_for_the_players(
-    new_page: Any, real_server: ThreadServer
+    new_page: Any, real_server: ThreadServer, width: int, height: int
 ) -> None:
     """With a long grace, the host of an event's table is offered no Start and no Fill: the
     lobby says the event starts it (the server refuses an early start too:
@@ -194,7 +197,7 @@ def test_an_events_host_waits_in_the_lobby_for_the_players(
     table = players[0].http.get(f"/api/tables/{code}", headers={"X-Invite": secret}).json()
     host_id = table["seats"][table["host_seat"]]["profile"]
     host = next(p for p in players if p.id == host_id)
-    page = new_page("host", 390, 844, mobile=True)
+    page = new_page("host", width, height, mobile=width < 900)
     page.context.add_cookies(
         [{"name": k, "value": v, "url": url} for k, v in host.http.cookies.items()]
     )
@@ -202,6 +205,6 @@ def test_an_events_host_waits_in_the_lobby_for_the_players(
     page.locator("#lobby-note", has_text="event").wait_for()
     assert page.locator("[data-testid=start]").is_hidden()
     assert page.locator("#fill-bots").is_hidden()
-    _whole(page, "event-lobby-host-390")
+    SHOTS.whole(page, f"event-lobby-host-{width}x{height}")
     after = players[0].http.get(f"/api/tables/{code}", headers={"X-Invite": secret}).json()
     assert after["status"] == "lobby"

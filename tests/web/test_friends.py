@@ -7,14 +7,13 @@ test-artifacts/friends/ and checked for anything cut off."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .test_profiles import CUT
+from .pages import Shots, open_ready
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "friends"
+SHOTS = Shots("friends")
 SIZES = [(390, 844), (1366, 657)]
 
 FETCH = """async ([method, path, body]) => {
@@ -25,11 +24,6 @@ FETCH = """async ([method, path, body]) => {
 }"""
 
 
-def _open(page: Any, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector("body[data-ready=true]")
-
-
 def _call(page: Any, method: str, path: str, body: Any = None) -> dict[str, Any]:
     answer: dict[str, Any] = page.evaluate(FETCH, [method, path, body])
     return answer
@@ -38,21 +32,13 @@ def _call(page: Any, method: str, path: str, body: Any = None) -> dict[str, Any]
 def _ann_and_claimed_bob(server_url: str, ann: Any, bob: Any, username: str) -> str:
     """Ann's and Bob's pages named, Bob's profile claimed as ``username``: Bob's id."""
     for page, name in ((ann, "Ann"), (bob, "Bob")):
-        _open(page, server_url)
+        open_ready(page, server_url)
         assert _call(page, "PATCH", "/api/me", {"name": name})["status"] == 200
     claimed = _call(bob, "POST", "/api/me/claim",
                     {"username": username, "password": "correct horse battery"})  # fmt: skip
     assert claimed["status"] == 200
     bob_id: str = claimed["body"]["profile"]["id"]
     return bob_id
-
-
-def _whole(page: Any, name: str) -> None:
-    page.wait_for_timeout(200)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-    problems = page.evaluate(CUT)
-    assert not problems, f"{name}: {problems}"
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
@@ -63,7 +49,7 @@ def test_befriend_invite_in_one_click_and_block_at_the_table(
     ann, bob = new_page("ann", width, height), new_page("bob", width, height)
     username = f"bob{width}.{int(time.time() * 1000) % 10**8}"
     bob_id = _ann_and_claimed_bob(server_url, ann, bob, username)
-    _open(bob, server_url)  # (its socket with the claimed session)
+    open_ready(bob, server_url)  # (its socket with the claimed session)
 
     # Ann asks by username; Bob's page shows it live and he accepts.
     ann.fill("[data-testid=friends-username]", username.upper())
@@ -71,7 +57,7 @@ def test_befriend_invite_in_one_click_and_block_at_the_table(
     ann.locator("[data-testid=toast]", has_text="Friend request sent").wait_for()
     ann.locator("[data-testid=friend-outgoing]", has_text="Bob").wait_for()
     bob.locator("[data-testid=friend-incoming]", has_text="Ann").wait_for()
-    _whole(bob, f"request-{size}")
+    SHOTS.whole(bob, f"request-{size}")
     bob.click("[data-testid=friend-accept]")
     bob.locator("[data-testid=friend][data-status=online]", has_text="Ann").wait_for()
     # Ann sees him online (his page is open), with its dot and its word.
@@ -79,7 +65,7 @@ def test_befriend_invite_in_one_click_and_block_at_the_table(
     online.wait_for()
     assert "Online" in online.inner_text()
     assert ann.locator("[data-testid=friend-outgoing]").count() == 0
-    _whole(ann, f"friends-{size}")
+    SHOTS.whole(ann, f"friends-{size}")
 
     # Ann at her own table: one click invites Bob; his page shows it; he joins by it.
     made = _call(ann, "POST", "/api/tables", {"name": "Ann", "players": 4})
@@ -93,12 +79,12 @@ def test_befriend_invite_in_one_click_and_block_at_the_table(
     ann.goto(f"{server_url}/t/{code}")
     invite = ann.locator("[data-testid=invite-friend]", has_text="Bob")
     invite.wait_for()
-    _whole(ann, f"table-invite-{size}")
+    SHOTS.whole(ann, f"table-invite-{size}")
     invite.locator("[data-testid=invite-friend-button]").click()
     ann.locator("[data-testid=toast]", has_text="Invite sent to Bob").wait_for()
     shown = bob.locator("[data-testid=friend-invite]", has_text="Ann invites you to a table")
     shown.wait_for()
-    _whole(bob, f"invited-{size}")
+    SHOTS.whole(bob, f"invited-{size}")
     shown.locator("[data-testid=friend-invite-join]").click()
     bob.wait_for_url(f"{server_url}/t/{code}")
     assert bob.locator("[data-testid=friend-invite]").count() == 0
@@ -118,7 +104,7 @@ def test_befriend_invite_in_one_click_and_block_at_the_table(
     # Cy, a stranger, sits down too: Ann's page offers to add her (a request naming the
     # table they sit at), and offers nothing of the kind for Bob, a friend already.
     cy = new_page("cy", width, height)
-    _open(cy, server_url)
+    open_ready(cy, server_url)
     _call(cy, "PATCH", "/api/me", {"name": "Cy"})
     cy.goto(f"{server_url}/t/{code}")
     cy.fill("[data-testid=lobby-name]", "Cy")
@@ -126,7 +112,7 @@ def test_befriend_invite_in_one_click_and_block_at_the_table(
     mate = ann.locator("[data-testid=table-mate]", has_text="Cy")
     mate.wait_for()
     assert ann.locator("[data-testid=table-mate]").count() == 1
-    _whole(ann, f"table-mate-{size}")
+    SHOTS.whole(ann, f"table-mate-{size}")
     mate.locator("[data-testid=table-mate-add]").click()
     ann.locator("[data-testid=toast]", has_text="Friend request sent").wait_for()
     ann.locator("[data-testid=table-mate]").wait_for(state="detached")
@@ -162,11 +148,11 @@ def test_befriend_invite_in_one_click_and_block_at_the_table(
     # Cy's profile page, from Ann's: her request waits (no Add friend), she blocks Cy there
     # (asked first), and may unblock.
     cy_id = _call(cy, "GET", "/api/me")["body"]["profile"]["id"]
-    _open(ann, f"{server_url}/#player/{cy_id}")
+    open_ready(ann, f"{server_url}/#player/{cy_id}")
     ann.locator("[data-testid=profile-name]", has_text="Cy").wait_for()
     ann.locator("[data-testid=profile-block]").wait_for()
     assert ann.locator("[data-testid=profile-add-friend]").is_hidden()
-    _whole(ann, f"profile-{size}")
+    SHOTS.whole(ann, f"profile-{size}")
     ann.once("dialog", lambda dialog: dialog.accept())
     ann.click("[data-testid=profile-block]")
     ann.locator("[data-testid=profile-unblock]").wait_for()
@@ -188,7 +174,7 @@ def test_an_invite_opened_from_its_notice_is_seen_on_the_table_it_names(
     ann_id = _call(ann, "GET", "/api/me")["body"]["profile"]["id"]
     assert _call(bob, "POST", f"/api/friends/requests/{ann_id}/accept")["status"] == 200
     code = _call(ann, "POST", "/api/tables", {"name": "Ann", "players": 4})["body"]["code"]
-    _open(bob, server_url)
+    open_ready(bob, server_url)
     sent = _call(ann, "POST", "/api/friends/invites", {"id": bob_id, "table": code})
     assert sent["status"] == 201
     bob.locator("[data-testid=friend-invite]").wait_for()  # (on the home page: Join)
@@ -198,4 +184,4 @@ def test_an_invite_opened_from_its_notice_is_seen_on_the_table_it_names(
         "async () => (await (await fetch('/api/friends/invites')).json()).invites.length === 0"
     )
     assert bob.locator("[data-testid=friend-invite]").count() == 0
-    _whole(bob, "invite-opened-from-notice-390x844")
+    SHOTS.whole(bob, "invite-opened-from-notice-390x844")

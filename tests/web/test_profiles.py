@@ -16,55 +16,11 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "profiles"
+from .pages import Shots, open_ready
+
+SHOTS = Shots("profiles")
 SIZES = [(390, 844), (1366, 657)]
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-#: Whatever of the shown screen spills past the window's sides or is cut inside itself (a
-#: control or a name narrower than its text); and whether the page scrolls sideways. The
-#: top bar's own name is shortened on purpose (the whole name is in its menu and title).
-CUT = """
-() => {
-  const screen = document.querySelector('.screen:not([hidden])');
-  const problems = [];
-  if (document.scrollingElement.scrollWidth > innerWidth + 0.5) {
-    problems.push(`scrolls sideways: ${document.scrollingElement.scrollWidth} > ${innerWidth}`);
-  }
-  const shown = (node) => node.getClientRects().length > 0
-    && getComputedStyle(node).visibility !== 'hidden';
-  const nodes = [...document.querySelectorAll('.topbar > *, #me-menu:not([hidden]) *'),
-                 ...screen.querySelectorAll('*')].filter(shown);
-  for (const node of nodes) {
-    const r = node.getBoundingClientRect();
-    const name = node.dataset.testid || node.id || node.className || node.tagName;
-    if (r.left < -0.5 || r.right > innerWidth + 0.5) problems.push(`${name} outside the window`);
-    const control = node.matches(
-      'button, a.btn, select, .player-name, .profile-name, .badge, dd, dt');
-    if (control && node.scrollWidth > node.clientWidth + 1 && node.clientWidth > 0) {
-      problems.push(`${name} cut: ${node.clientWidth} of ${node.scrollWidth} px`);
-    }
-  }
-  return problems;
-}
-"""
-
-
-def _shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def _whole(page: Any, name: str) -> None:
-    """The screen shown is whole at this size (and photographed)."""
-    page.wait_for_timeout(150)
-    _shot(page, name)
-    problems = page.evaluate(CUT)
-    assert not problems, f"{name}: {problems}"
-
-
-def _open(page: Any, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector("body[data-ready=true]")
 
 
 def _me(page: Any) -> dict[str, Any]:
@@ -91,7 +47,7 @@ def test_a_guest_claims_signs_in_elsewhere_with_the_code_and_signs_out_everywher
 ) -> None:
     size = f"{width}x{height}"
     page = new_page("first", width, height)
-    _open(page, server_url)
+    open_ready(page, server_url)
     # A new visitor has a guest profile at once: no form, its avatar and name in the bar.
     guest = _me(page)
     assert not guest["claimed"]
@@ -99,14 +55,14 @@ def test_a_guest_claims_signs_in_elsewhere_with_the_code_and_signs_out_everywher
     assert page.get_attribute("[data-testid=me-button]", "title") == guest["name"]
     cookies = {c["name"]: c for c in page.context.cookies()}
     assert cookies["fof_session"]["httpOnly"] and not cookies["fof_csrf"]["httpOnly"]
-    _whole(page, f"home-{size}")
+    SHOTS.whole(page, f"home-{size}")
     page.click("[data-testid=me-button]")
     assert page.inner_text("[data-testid=me-menu-name]") == guest["name"]
-    _whole(page, f"menu-{size}")
+    SHOTS.whole(page, f"menu-{size}")
     page.click("[data-testid=menu-profile]")
     page.locator("[data-testid=profile-name]", has_text=guest["name"]).wait_for()
     assert page.inner_text("[data-testid=profile-provisional]").startswith("Provisional")
-    _whole(page, f"profile-guest-{size}")
+    SHOTS.whole(page, f"profile-guest-{size}")
 
     # Claim it: the same profile (its id) with a username.
     page.click("[data-testid=profile-account]")
@@ -131,10 +87,10 @@ def test_a_guest_claims_signs_in_elsewhere_with_the_code_and_signs_out_everywher
     assert page.locator("[data-testid=device-qr] svg").count() == 1
     countdown = page.inner_text("[data-testid=device-countdown]")
     assert countdown.startswith("Valid for 4:5") or countdown.startswith("Valid for 5:00")
-    _whole(page, f"account-claimed-{size}")
+    SHOTS.whole(page, f"account-claimed-{size}")
 
     other = new_page("second", width, height)
-    _open(other, f"{server_url}/#me/account")
+    open_ready(other, f"{server_url}/#me/account")
     other_guest = _me(other)
     assert other_guest["id"] != claimed["id"]
     other.fill("[data-testid=code-input]", code.lower().replace("-", " "))
@@ -145,18 +101,18 @@ def test_a_guest_claims_signs_in_elsewhere_with_the_code_and_signs_out_everywher
     assert other.get_attribute("[data-testid=me-button]", "title") == claimed["name"]
 
     # The first lists both browsers, itself marked.
-    _open(page, f"{server_url}/#me/account")
+    open_ready(page, f"{server_url}/#me/account")
     page.locator("[data-testid=device-item]").nth(1).wait_for()
     assert page.locator("[data-testid=device-item]").count() == 2
     assert page.locator("[data-testid=device-item] .badge").inner_text() == "this device"
-    _whole(page, f"account-devices-{size}")
+    SHOTS.whole(page, f"account-devices-{size}")
 
     # Sign out everywhere (from the first): both browsers are guests again, new ones.
     page.click("[data-testid=signout-all]")
     page.wait_for_url(f"{server_url}/")
     page.locator("[data-testid=toast]", has_text="Signed out everywhere").wait_for()
     assert _me(page)["id"] not in (claimed["id"], guest["id"])
-    _open(other, f"{server_url}/#me")
+    open_ready(other, f"{server_url}/#me")
     assert _me(other)["id"] != claimed["id"]
 
     # ... and the password signs the second in again.
@@ -170,7 +126,7 @@ def test_a_guest_claims_signs_in_elsewhere_with_the_code_and_signs_out_everywher
 
 def test_a_wrong_password_says_so_and_changes_nothing(server_url: str, new_page: Any) -> None:
     page = new_page("guest")
-    _open(page, f"{server_url}/#me/account")
+    open_ready(page, f"{server_url}/#me/account")
     before = _me(page)
     page.fill("[data-testid=signin-username]", "nobody-by-this-name")
     page.fill("[data-testid=signin-password]", "not the password")
@@ -186,7 +142,7 @@ def test_a_wrong_password_says_so_and_changes_nothing(server_url: str, new_page:
 def test_every_change_carries_the_csrf_header(server_url: str, new_page: Any) -> None:
     """The page's own PATCH passes; the same request without the header is refused."""
     page = new_page("guest")
-    _open(page, f"{server_url}/#me/account")
+    open_ready(page, f"{server_url}/#me/account")
     page.locator("[data-testid=edit-name]").wait_for()
     sent: list[str | None] = []
     page.on(
@@ -211,7 +167,7 @@ def test_every_change_carries_the_csrf_header(server_url: str, new_page: Any) ->
 
 def test_a_name_is_shown_as_text_never_markup(server_url: str, new_page: Any) -> None:
     page = new_page("guest", 1366, 657)
-    _open(page, f"{server_url}/#me/account")
+    open_ready(page, f"{server_url}/#me/account")
     page.locator("[data-testid=edit-name]").wait_for()
     page.evaluate("() => { window.f = () => { window.pwned = 1; }; }")
     name = "<img src=x onerror=f()>"  # (24 characters at most)
@@ -253,14 +209,14 @@ def test_a_passkey_is_registered_and_signs_in(
     # A relying party is a host name: "localhost", a secure context over plain HTTP.
     url = server_url.replace("127.0.0.1", "localhost")
     page = new_page("passkey", width, height)
-    _open(page, f"{url}/#me/account")
+    open_ready(page, f"{url}/#me/account")
     _authenticator(page)
     owner = _me(page)
     page.click("[data-testid=passkey-add]")
     page.locator("[data-testid=toast]", has_text="Passkey added").wait_for()
     # Another browser session (the cookies gone): a new guest, then the passkey.
     page.context.clear_cookies()
-    _open(page, f"{url}/#me/account")
+    open_ready(page, f"{url}/#me/account")
     assert _me(page)["id"] != owner["id"]
     page.click("[data-testid=passkey-signin]")
     page.locator("[data-testid=profile-name]", has_text=owner["name"]).wait_for()
@@ -273,7 +229,7 @@ def test_passkeys_are_not_offered_where_the_browser_cannot_use_them(
     """A page over plain HTTP from an address other than localhost is no secure context."""
     page = new_page("guest")
     # 127.0.0.1 is a secure context for Chromium too: only the note's logic is checked.
-    _open(page, f"{server_url}/#me/account")
+    open_ready(page, f"{server_url}/#me/account")
     secure = page.evaluate("window.isSecureContext")
     assert page.locator("[data-testid=passkey-add]").is_visible() == secure
     assert page.locator("[data-testid=passkey-note]").is_visible() == (not secure)
@@ -358,13 +314,13 @@ def test_my_games_lists_a_finished_rated_match_its_rating_change_and_replay(
 ) -> None:
     size = f"{width}x{height}"
     page = new_page("player", width, height)
-    _open(page, f"{server_url}/#games")
+    open_ready(page, f"{server_url}/#games")
     page.locator("[data-testid=games-empty]").wait_for()
-    _whole(page, f"games-empty-{size}")
+    SHOTS.whole(page, f"games-empty-{size}")
     code = _finished_match(page, server_url, rated=True)
     recorded = _wait_recorded(page, 1)[0]
     assert recorded["code"] == code and recorded["rated"]
-    _open(page, f"{server_url}/#games")
+    open_ready(page, f"{server_url}/#games")
     item = page.locator("[data-testid=game-item]")
     item.wait_for()
     text = item.inner_text()
@@ -373,7 +329,7 @@ def test_my_games_lists_a_finished_rated_match_its_rating_change_and_replay(
     change = recorded["rating_change"]["ordinal"]
     shown = item.locator("[data-testid=game-change]").inner_text()
     assert shown == f"{'+' if change > 0 else '−'}{abs(change):.1f}"
-    _whole(page, f"games-{size}")
+    SHOTS.whole(page, f"games-{size}")
     # Its replay (and the analysis there), and back.
     page.click("[data-testid=game-replay]")
     page.locator("[data-testid=replay-step]").wait_for()
@@ -392,7 +348,7 @@ def test_my_games_lists_a_finished_rated_match_its_rating_change_and_replay(
     )
     page.locator("[data-testid=rating-chart] svg polyline").wait_for()
     assert page.inner_text("[data-stat=stats_matches]") == "1"
-    _whole(page, f"profile-rated-{size}")
+    SHOTS.whole(page, f"profile-rated-{size}")
     # Provisional: on no global board yet, and said so; among the people played with (a
     # bot is nobody's profile) it is alone, first.
     _go(page, "menu-leaderboard")
@@ -409,7 +365,7 @@ def test_my_games_draws_partners_opponents_and_the_next_page(
     """From a history shaped as the API's (4 seats, a former player, a name with markup):
     the real match above as its entry, so that its replay opens."""
     page = new_page("player")
-    _open(page, server_url)
+    open_ready(page, server_url)
     me = _me(page)
     code = _finished_match(page, server_url)
     entry = _history_entry(code, me)
@@ -424,7 +380,7 @@ def test_my_games_draws_partners_opponents_and_the_next_page(
         route.fulfill(json=pages[after])
 
     page.route("**/api/me/games*", history)
-    _open(page, f"{server_url}/#games")
+    open_ready(page, f"{server_url}/#games")
     item = page.locator("[data-testid=game-item]").first
     item.wait_for()
     text = item.inner_text()
@@ -438,7 +394,7 @@ def test_my_games_draws_partners_opponents_and_the_next_page(
     page.locator("[data-testid=game-item]").nth(1).wait_for()
     assert "Lost" in page.locator("[data-testid=game-item]").nth(1).inner_text()
     assert page.locator("[data-testid=games-more]").is_hidden()
-    _whole(page, "games-drawn-390x844")
+    SHOTS.whole(page, "games-drawn-390x844")
     page.locator("[data-testid=game-replay]").first.click()
     page.locator("[data-testid=replay-step]").wait_for()
 
@@ -464,7 +420,7 @@ def test_profile_pages_and_the_leaderboard_are_whole(
     time): the own profile with its chart, someone's public page, both leaderboards."""
     size = f"{width}x{height}"
     page = new_page("player", width, height)
-    _open(page, server_url)
+    open_ready(page, server_url)
     me = _me(page)
     points = [
         {"at": 1_764_000_000_000 + n * 86_400_000, "mu": 25 + n, "sigma": 8 - n, "ordinal": 3 * n}
@@ -503,19 +459,19 @@ def test_profile_pages_and_the_leaderboard_are_whole(
     assert len(chart.get_attribute("points").split()) == 3
     assert page.inner_text("[data-stat=stats_win_rate]") == "58%"
     assert page.locator("[data-testid=profile-opponents] i").count() == 0
-    _whole(page, f"profile-{size}")
+    SHOTS.whole(page, f"profile-{size}")
     # Someone else's page: no account, their chart.
     page.click("[data-testid=profile-partners] a.player-name")
     page.locator("[data-testid=profile-name]", has_text="Bartholomew").wait_for()
     assert page.url.endswith("/#player/p-1")
     assert page.locator("[data-testid=profile-account]").is_hidden()
     page.locator("[data-testid=rating-chart] svg polyline").wait_for()
-    _whole(page, f"player-{size}")
+    SHOTS.whole(page, f"player-{size}")
     _go(page, "menu-leaderboard")
     page.locator("[data-testid=board-row]").first.wait_for()
     assert page.inner_text("[data-testid=board-rank]") == "Your rank: 3"
     assert "mine" in (page.locator("[data-testid=board-row]").nth(2).get_attribute("class") or "")
-    _whole(page, f"leaderboard-{size}")
+    SHOTS.whole(page, f"leaderboard-{size}")
     page.click("[data-testid=board-played]")
     page.wait_for_function(
         "document.querySelector('[data-testid=board-played]').ariaPressed === 'true'"
@@ -527,9 +483,9 @@ def test_the_account_screen_is_whole_and_the_profile_keeps_the_language(
     server_url: str, new_page: Any
 ) -> None:
     page = new_page("guest", 390, 844)
-    _open(page, f"{server_url}/#me/account")
+    open_ready(page, f"{server_url}/#me/account")
     page.locator("[data-testid=edit-name]").wait_for()
-    _whole(page, "account-guest-390x844")
+    SHOTS.whole(page, "account-guest-390x844")
     page.select_option("[data-testid=lang-select]", "de")
     page.wait_for_function("document.documentElement.lang === 'de'")
     deadline = time.monotonic() + 5
@@ -537,17 +493,17 @@ def test_the_account_screen_is_whole_and_the_profile_keeps_the_language(
         assert time.monotonic() < deadline, "the profile did not keep the language"
         page.wait_for_timeout(100)
     assert page.inner_text("[data-testid=signin-submit]") == "Anmelden"
-    _whole(page, "account-guest-de-390x844")
+    SHOTS.whole(page, "account-guest-de-390x844")
     page.set_viewport_size({"width": 1366, "height": 657})
-    _whole(page, "account-guest-de-1366x657")
+    SHOTS.whole(page, "account-guest-de-1366x657")
     # The longest words of the other languages fit too, on a phone.
     page.set_viewport_size({"width": 390, "height": 844})
     for lang in ("it", "hi", "zh"):
         page.select_option("[data-testid=lang-select]", lang)
         page.wait_for_function(f"document.documentElement.lang === '{lang}'")
         for route in ("#me/account", "#me", "#games", "#leaderboard"):
-            _open(page, f"{server_url}/{route}")
-            _whole(page, f"{route.replace('#', '').replace('/', '-')}-{lang}-390x844")
+            open_ready(page, f"{server_url}/{route}")
+            SHOTS.whole(page, f"{route.replace('#', '').replace('/', '-')}-{lang}-390x844")
 
 
 def test_a_signed_in_player_gets_their_seat_back_on_another_device(
@@ -556,7 +512,7 @@ def test_a_signed_in_player_gets_their_seat_back_on_another_device(
     """No handoff link: the second device, signed in to the same profile with the code,
     opens the table and plays the seat (the first is told its token is gone)."""
     first = new_page("laptop", 1366, 657)
-    _open(first, server_url)
+    open_ready(first, server_url)
     first.fill("[data-testid=name-input]", "Ann")
     first.click("[data-testid=create-table]")
     first.wait_for_url("**/t/*")
@@ -571,16 +527,16 @@ def test_a_signed_in_player_gets_their_seat_back_on_another_device(
     device_code = first.inner_text("[data-testid=device-code]")
 
     phone = new_page("phone", 390, 844)
-    _open(phone, f"{server_url}/#me/account")
+    open_ready(phone, f"{server_url}/#me/account")
     phone.fill("[data-testid=code-input]", device_code)
     phone.click("[data-testid=code-submit]")
     phone.locator("[data-testid=profile-name]", has_text=owner["name"]).wait_for()
-    _open(phone, f"{server_url}/t/{code}")
+    open_ready(phone, f"{server_url}/t/{code}")
     # The host's own tools: this device holds seat 0 now.
     phone.locator("[data-testid=fill-bots]").wait_for()
     assert phone.evaluate(f"JSON.parse(localStorage.getItem('414.table.{code}')).seat") == 0
     # The laptop signs the phone out (its one other device).
-    _open(first, f"{server_url}/#me/account")
+    open_ready(first, f"{server_url}/#me/account")
     first.locator("[data-testid=device-signout]").click()
     first.wait_for_function("document.querySelectorAll('[data-testid=device-item]').length === 1")
     assert _me(phone)["id"] != owner["id"]
@@ -589,7 +545,7 @@ def test_a_signed_in_player_gets_their_seat_back_on_another_device(
 
 def test_a_rated_table_is_created_with_the_standard_rules(server_url: str, new_page: Any) -> None:
     page = new_page("host", 1366, 657)
-    _open(page, server_url)
+    open_ready(page, server_url)
     page.fill("[data-testid=name-input]", "Ann")
     page.fill("[data-testid=opt-players]", "4")
     page.uncheck("[data-testid=opt-tribute]")
@@ -608,7 +564,7 @@ def test_the_profile_pages_have_no_serious_accessibility_problems(
     server_url: str, new_page: Any, axe_problems: Any
 ) -> None:
     page = new_page("guest", 1366, 657)
-    _open(page, server_url)
+    open_ready(page, server_url)
     _finished_match(page, server_url)
     _wait_recorded(page, 1)
     problems = {}
@@ -618,7 +574,7 @@ def test_the_profile_pages_have_no_serious_accessibility_problems(
         ("#games", "[data-testid=game-item]"),
         ("#leaderboard", "[data-testid=board-all][aria-pressed=true]"),
     ):
-        _open(page, f"{server_url}/{route}")
+        open_ready(page, f"{server_url}/{route}")
         page.locator(ready).first.wait_for()
         page.wait_for_timeout(200)
         problems[route] = axe_problems(page)
@@ -629,7 +585,7 @@ def test_the_profile_pages_have_no_serious_accessibility_problems(
 
 def test_my_data_downloads_and_a_deleted_profile_is_gone(server_url: str, new_page: Any) -> None:
     page = new_page("guest")
-    _open(page, f"{server_url}/#me/account")
+    open_ready(page, f"{server_url}/#me/account")
     me = _me(page)
     with page.expect_download() as download:
         page.click("[data-testid=export]")
@@ -646,7 +602,7 @@ def test_my_data_downloads_and_a_deleted_profile_is_gone(server_url: str, new_pa
     page.locator("[data-testid=toast]", has_text="Profile deleted.").wait_for()
     assert _me(page)["id"] != me["id"]
     # Its public page is no more: said, and nothing of another page left on it.
-    _open(page, f"{server_url}/#me")
+    open_ready(page, f"{server_url}/#me")
     page.locator("[data-testid=profile-name]:not(:empty)").wait_for()
     page.goto(f"{server_url}/#player/{me['id']}")
     page.locator("[data-testid=toast]", has_text="No such player.").wait_for()
@@ -656,7 +612,7 @@ def test_my_data_downloads_and_a_deleted_profile_is_gone(server_url: str, new_pa
 def _claim(page: Any, password: str) -> str:
     """Claim the page's guest profile through the account page; its username."""
     username = f"cleo{int(time.time() * 1000) % 10**9}"
-    _open(page, f"{page.url.split('/#')[0].rstrip('/')}/#me/account")
+    open_ready(page, f"{page.url.split('/#')[0].rstrip('/')}/#me/account")
     page.fill("[data-testid=claim-username]", username)
     page.fill("[data-testid=claim-password]", password)
     page.click("[data-testid=claim-submit]")
@@ -668,11 +624,11 @@ def test_a_password_change_signs_out_the_other_devices_and_sign_out_ends_this_on
     server_url: str, new_page: Any
 ) -> None:
     page = new_page("laptop", 1366, 657)
-    _open(page, server_url)
+    open_ready(page, server_url)
     username = _claim(page, "first password")
     owner = _me(page)
     other = new_page("phone")
-    _open(other, f"{server_url}/#me/account")
+    open_ready(other, f"{server_url}/#me/account")
     other.fill("[data-testid=signin-username]", username)
     other.fill("[data-testid=signin-password]", "first password")
     other.click("[data-testid=signin-submit]")
@@ -694,7 +650,7 @@ def test_a_password_change_signs_out_the_other_devices_and_sign_out_ends_this_on
     page.wait_for_url(f"{server_url}/")
     page.locator("[data-testid=toast]", has_text="Signed out.").wait_for()
     assert _me(page)["id"] != owner["id"]
-    _open(page, f"{server_url}/#me/account")
+    open_ready(page, f"{server_url}/#me/account")
     page.fill("[data-testid=signin-username]", username)
     page.fill("[data-testid=signin-password]", "second password")
     page.click("[data-testid=signin-submit]")
@@ -704,7 +660,7 @@ def test_a_password_change_signs_out_the_other_devices_and_sign_out_ends_this_on
 def test_the_qr_code_is_drawn_as_shapes_only(server_url: str, new_page: Any) -> None:
     """Should the device code's answer ever carry a script or a handler, none runs."""
     page = new_page("guest")
-    _open(page, f"{server_url}/#me/account")
+    open_ready(page, f"{server_url}/#me/account")
     svg = (
         '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20" onload="window.ran=1">'
         '<script>window.ran=2</script><rect width="10" height="10" onclick="window.ran=3"/>'
@@ -732,13 +688,13 @@ def test_a_browser_signed_out_elsewhere_becomes_a_guest_at_its_next_change(
     server_url: str, new_page: Any
 ) -> None:
     page = new_page("laptop", 1366, 657)
-    _open(page, server_url)
+    open_ready(page, server_url)
     _claim(page, "first password")
     owner = _me(page)
     page.click("[data-testid=device-show]")
     page.locator("[data-testid=device-code-box]").wait_for()
     other = new_page("phone")
-    _open(other, f"{server_url}/#me/account")
+    open_ready(other, f"{server_url}/#me/account")
     other.fill("[data-testid=code-input]", page.inner_text("[data-testid=device-code]"))
     other.click("[data-testid=code-submit]")
     other.locator("[data-testid=profile-name]", has_text=owner["name"]).wait_for()
@@ -763,7 +719,7 @@ def test_a_claimed_profiles_name_is_the_seat_name_until_another_is_typed(
     """The home page's and a lobby's name field start with a claimed profile's display name
     (its player chose it); a guest's "Player 1234" is none, and a name typed wins."""
     page = new_page("claimed", 390, 844)
-    _open(page, server_url)
+    open_ready(page, server_url)
     assert page.input_value("[data-testid=name-input]") == ""  # (a guest's: none)
     answer = page.evaluate(
         """async () => {
@@ -777,11 +733,11 @@ def test_a_claimed_profiles_name_is_the_seat_name_until_another_is_typed(
         }"""
     )
     assert answer == 200
-    _open(page, server_url)
+    open_ready(page, server_url)
     page.wait_for_function("document.getElementById('name-input').value === 'Ann'")
     # A table made by someone else: its lobby offers the seat under her name too.
     other = new_page("host", 1366, 657)
-    _open(other, server_url)
+    open_ready(other, server_url)
     made = other.evaluate(
         """async () => {
           const csrf = document.cookie.split('; ').find((c) => c.startsWith('fof_csrf=')).slice(9);
@@ -795,9 +751,9 @@ def test_a_claimed_profiles_name_is_the_seat_name_until_another_is_typed(
     page.locator("#lobby:not([hidden])").wait_for()
     page.wait_for_function("document.getElementById('lobby-name').value === 'Ann'")
     # A name typed is the one kept from then on.
-    _open(page, server_url)
+    open_ready(page, server_url)
     page.fill("[data-testid=name-input]", "Annie")
     page.locator("[data-testid=create-table]").click()
     page.locator("#lobby:not([hidden])").wait_for()
-    _open(page, server_url)
+    open_ready(page, server_url)
     assert page.input_value("[data-testid=name-input]") == "Annie"

@@ -9,15 +9,13 @@ against a local push service on the server's side (tests/server/push/).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .pages import create_table
-from .test_profiles import CUT
+from .pages import CUT, Shots, create_table, open_ready
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "push"
+SHOTS = Shots("push")
 SIZES = [(390, 844), (1366, 657)]
 
 #: Counts the page's questions for permission (the test reads ``window.__asked``).
@@ -28,11 +26,6 @@ if (window.Notification) {
   Notification.requestPermission = (...args) => { window.__asked += 1; return ask(...args); };
 }
 """
-
-
-def _open(page: Any, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector("body[data-ready=true]")
 
 
 def _worker(page: Any) -> Any:
@@ -52,7 +45,7 @@ def test_the_panel_asks_for_permission_only_on_the_players_click(
 ) -> None:
     page = new_page("account", width, height)
     page.add_init_script(COUNT_ASKS)
-    _open(page, f"{server_url}/#me/account")
+    open_ready(page, f"{server_url}/#me/account")
     panel = page.locator("[data-testid=push-panel]")
     panel.scroll_into_view_if_needed()
     page.wait_for_function("document.querySelector('#push-status').textContent !== ''")
@@ -63,7 +56,6 @@ def test_the_panel_asks_for_permission_only_on_the_players_click(
     assert page.locator("[data-testid=push-kind-turn]").is_checked()
     page.wait_for_timeout(300)
     assert page.evaluate("window.__asked") == 0  # (nothing asked on its own)
-    SHOTS.mkdir(parents=True, exist_ok=True)
     panel.screenshot(path=str(SHOTS / f"panel-{width}x{height}.png"))
     assert not page.evaluate(CUT)
     assert not axe_problems(page)
@@ -72,7 +64,7 @@ def test_the_panel_asks_for_permission_only_on_the_players_click(
     page.wait_for_function(
         "async () => !(await (await fetch('/api/me/push')).json()).settings.turn"
     )
-    _open(page, f"{server_url}/#me/account")
+    open_ready(page, f"{server_url}/#me/account")
     page.wait_for_function("!document.querySelector('#push-kind-turn').disabled")
     assert not page.locator("[data-testid=push-kind-turn]").is_checked()
     assert page.locator("[data-testid=push-kind-invite]").is_checked()
@@ -92,7 +84,7 @@ def test_a_click_on_turn_on_where_the_browser_has_no_push_service_says_so(
     page = new_page("granted", 1366, 657)
     page.context.grant_permissions(["notifications"], origin=server_url)
     page.add_init_script(COUNT_ASKS)
-    _open(page, f"{server_url}/#me/account")
+    open_ready(page, f"{server_url}/#me/account")
     page.click("[data-testid=push-enable]")
     page.wait_for_function("window.__asked === 1")
     # Headless chromium cannot reach a push service: the subscription fails, said in words.
@@ -107,7 +99,7 @@ def test_the_service_worker_shows_a_push_and_a_click_focuses_its_page(
 ) -> None:
     page = new_page("worker", 1366, 657)
     page.context.grant_permissions(["notifications"], origin=server_url)
-    _open(page, f"{server_url}/")
+    open_ready(page, f"{server_url}/")
     worker = _worker(page)
     # A push delivered to the worker as a push service would (DevTools protocol).
     cdp = page.context.new_cdp_session(page)
@@ -205,7 +197,7 @@ def test_a_hidden_table_page_tells_its_socket(server_url: str, new_page: Any) ->
         """
     )
     made = create_table(page, server_url, {"name": "Ann"})
-    _open(page, f"{server_url}/t/{made['code']}")
+    open_ready(page, f"{server_url}/t/{made['code']}")
     page.wait_for_function("window.__sent.some((m) => JSON.parse(m).type === 'hello')")
     page.evaluate(
         """() => {
@@ -225,11 +217,10 @@ def test_the_panel_fits_a_phone_in_longer_languages(
     server_url: str, new_page: Any, locale: str
 ) -> None:
     page = new_page(f"account-{locale}", 390, 844, locale=locale)
-    _open(page, f"{server_url}/#me/account")
+    open_ready(page, f"{server_url}/#me/account")
     panel = page.locator("[data-testid=push-panel]")
     panel.scroll_into_view_if_needed()
     page.wait_for_function("document.querySelector('#push-status').textContent !== ''")
     assert page.locator("[data-testid=push-enable]").text_content() != "push_enable"
-    SHOTS.mkdir(parents=True, exist_ok=True)
     panel.screenshot(path=str(SHOTS / f"panel-{locale}.png"))
     assert not page.evaluate(CUT)

@@ -18,9 +18,9 @@ from fouronefour.server.tournaments.errors import EventCode
 from tests.server.conftest import ThreadServer
 from tests.server.tournaments.conftest import Browser, Kept, start_server
 
-from .test_profiles import CUT
+from .pages import Shots
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "tournaments"
+SHOTS = Shots("tournaments")
 I18N = Path(__file__).resolve().parents[2] / "src" / "fouronefour" / "web" / "static" / "i18n"
 MARKUP = '<img src=x onerror="window.pwned=1">&Co'
 
@@ -33,14 +33,6 @@ def club_server(tmp_path: Path) -> Iterator[tuple[ThreadServer, MemoryClubs]]:
         yield server, clubs
     finally:
         server.__exit__()
-
-
-def _whole(page: Any, name: str) -> None:
-    page.wait_for_timeout(150)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-    problems = page.evaluate(CUT)
-    assert not problems, f"{name}: {problems}"
 
 
 def _member(page: Any, url: str, clubs: MemoryClubs, role: str) -> str:
@@ -66,7 +58,7 @@ def test_an_event_set_up_registered_started_and_followed(
 
     phone.goto(server.url + "/c/club1/events")
     phone.wait_for_selector("[data-testid=ev-setup]")
-    _whole(phone, "club-events-390")
+    SHOTS.whole(phone, "club-events-390")
     phone.fill("[data-testid=ev-name]", MARKUP)
     phone.select_option("[data-testid=ev-entry]", "individuals")
     phone.fill("[data-testid=ev-rounds]", "2")
@@ -91,10 +83,10 @@ def test_an_event_set_up_registered_started_and_followed(
         assert other.post(f"/api/events/{event_id}/register").is_success
     phone.reload()
     phone.wait_for_selector("[data-testid=ev-players] li >> nth=3")
-    _whole(phone, "event-open-390")
+    SHOTS.whole(phone, "event-open-390")
     phone.click("[data-testid=ev-start]")
     phone.wait_for_selector("[data-testid=ev-round-1] [data-testid=ev-table-link]")
-    _whole(phone, "event-running-390")
+    SHOTS.whole(phone, "event-running-390")
 
     # The laptop's page follows the event on its own to the end.
     laptop.wait_for_selector("[data-testid=ev-round-2]", timeout=60_000)
@@ -107,12 +99,12 @@ def test_an_event_set_up_registered_started_and_followed(
     links = laptop.locator("[data-testid=ev-table-link]")
     assert links.count() == 2
     assert re.fullmatch(r"/t/[A-Z0-9]+#invite=[\w-]+", links.first.get_attribute("href") or "")
-    _whole(laptop, "event-finished-1366")
+    SHOTS.whole(laptop, "event-finished-1366")
     phone.wait_for_function(
         "document.querySelector('[data-testid=ev-meta]').textContent.includes('Finished')",
         timeout=60_000,
     )
-    _whole(phone, "event-finished-390")
+    SHOTS.whole(phone, "event-finished-390")
     assert not phone.evaluate("window.pwned || false")
 
 
@@ -127,7 +119,7 @@ def test_a_stranger_sees_no_event(
     page.goto(f"{server.url}/e/{event['id']}")
     page.wait_for_selector("[data-testid=screen-tournament] h2")
     assert "Secret cup" not in (page.content() or "")
-    _whole(page, "event-stranger-1366")
+    SHOTS.whole(page, "event-stranger-1366")
 
 
 def test_every_word_the_page_builds_exists() -> None:
