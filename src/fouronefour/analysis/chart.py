@@ -97,7 +97,7 @@ def write_win_chart(
     handles, labels = grid[0][0].get_legend_handles_labels()
     # Below the panels, where it hides no line.
     figure.legend(handles, labels, loc="lower center", fontsize=8, ncols=4)
-    figure.tight_layout(rect=(0, 0.12 if single else 0.9 / (2.3 * rows + 1.0), 1, 1))
+    figure.tight_layout(rect=(0, 0.065 if single else 0.9 / (2.3 * rows + 1.0), 1, 1))
     figure.savefig(path, dpi=100)
     plt.close(figure)
 
