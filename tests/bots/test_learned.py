@@ -280,5 +280,15 @@ def test_tribute_returns_are_the_greedy_rule() -> None:
     assert seat is not None and r.view(seat)["decision"] == "return"
     view, legal = r.view(seat), r.legal_moves()
     greedy = GreedyBot().choose(view, legal, random.Random(0))
-    assert legal[int(np.argmax(bot.scores(view, legal)))] != greedy
+    best = legal[int(np.argmax(bot.scores(view, legal)))]
+    assert best != greedy
     assert bot.choose(view, legal, random.Random(0)) == greedy
+    # returns=network (measured no better, docs/bots.md) lets the network choose.
+    chooser = LearnedBot(network=_one_feature_network(strongest), returns="network")
+    assert chooser.choose(view, legal, random.Random(0)) == best
+
+
+@pytest.mark.parametrize("returns", ["", "rule", 1])
+def test_an_unknown_returns_choice_is_refused(returns: object) -> None:
+    with pytest.raises(ValueError, match="returns must be one of greedy, network"):
+        LearnedBot(returns=returns)  # type: ignore[arg-type]

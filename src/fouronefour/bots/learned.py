@@ -160,9 +160,15 @@ def shipped_network() -> QNetwork:
     return QNetwork.load(WEIGHTS)
 
 
+#: Who may choose a tribute return.
+RETURNS = ("greedy", "network")
+
+
 class LearnedBot:
     """Plays the legal move the network values most. ``weights``: a ``.npz`` written by
-    ``fouronefour train`` instead of the shipped one; ``network``: one already loaded."""
+    ``fouronefour train`` instead of the shipped one; ``network``: one already loaded;
+    ``returns``: who picks a tribute's return card, ``"greedy"`` (the rule) or
+    ``"network"`` (measured no better, docs/bots.md)."""
 
     name = "learned"
 
@@ -171,7 +177,11 @@ class LearnedBot:
         weights: str | None = None,
         network: QNetwork | None = None,
         margin: float | None = None,
+        returns: str = "greedy",
     ) -> None:
+        if returns not in RETURNS:
+            raise ValueError(f"returns must be one of {', '.join(RETURNS)}, not {returns!r}")
+        self.returns = returns
         self._weights = weights
         # Given weights are read at once, so that a bad file is refused when the bot is
         # named, before any game (docs/bots.md).
@@ -206,7 +216,7 @@ class LearnedBot:
     def choose(self, view: dict[str, Any], legal_moves: Sequence[str], rng: random.Random) -> str:
         network = self.network
         self.fallback = int(view["players"]) not in network.players
-        if self.fallback or view.get("decision") == "return":
+        if self.fallback or (view.get("decision") == "return" and self.returns == "greedy"):
             # A tribute return has no hidden information to weigh and training (round 1
             # of a match) never meets one: the greedy rule, as the search bot does.
             return self._greedy.choose(view, legal_moves, rng)
