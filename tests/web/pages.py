@@ -87,13 +87,14 @@ class Shots:
         self.folder.mkdir(parents=True, exist_ok=True)
         return self.folder / name
 
-    def photograph(self, page: Any, name: str) -> None:
-        page.screenshot(path=str(self / f"{name}.png"), full_page=True)
+    def photograph(self, page: Any, name: str, *, full_page: bool = True) -> None:
+        """``name``.png: the whole page, or only what the window shows."""
+        page.screenshot(path=str(self / f"{name}.png"), full_page=full_page)
 
     def whole(self, page: Any, name: str) -> None:
         """The screen shown is whole at this size (nothing spills or is cut), photographed
         after a moment for the last redraw."""
-        page.wait_for_timeout(150)
+        page.wait_for_timeout(200)
         self.photograph(page, name)
         problems = page.evaluate(CUT)
         assert not problems, f"{name}: {problems}"

@@ -7,18 +7,12 @@ is photographed into test-artifacts/layout-outsiders/.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from .pages import create_table
+from .pages import Shots, create_table
 
 #: Screenshots of the sizes checked (looked at when a layout changes; never committed).
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout-outsiders"
-
-
-def _shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+SHOTS = Shots("layout-outsiders")
 
 
 #: A seat card's name, buttons and selects: is the name cut (an ellipsis, or no width at
@@ -121,7 +115,7 @@ def test_seat_boxes_stay_inside_the_felt_and_a_large_screen_gives_the_hand_its_w
         for width, height in sizes:
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(150)
-            _shot(page, f"round1-{players}-{width}x{height}")
+            SHOTS.photograph(page, f"round1-{players}-{width}x{height}", full_page=False)
             out = page.evaluate(SEATS_AND_HAND)
             if out["cut"]:
                 problems.append(f"{players} seats at {width}x{height}: boxes {out['cut']} cut")
@@ -163,14 +157,14 @@ def test_a_lessons_task_table_hand_and_play_fit_one_screen(server_url: str, new_
         page.reload()
         page.locator("#lesson-hand .card").first.wait_for()
         page.wait_for_timeout(100)
-        _shot(page, f"lesson-{width}x{height}")
+        SHOTS.photograph(page, f"lesson-{width}x{height}", full_page=False)
         out = page.evaluate(LESSON_SCREEN)
         if out:
             problems.append(f"{width}x{height}, first step: {out}")
         page.click("[data-testid=lesson-pass]")
         page.locator("[data-testid=lesson-feedback]:visible").wait_for()
         page.wait_for_timeout(100)
-        _shot(page, f"lesson-{width}x{height}-feedback")
+        SHOTS.photograph(page, f"lesson-{width}x{height}-feedback", full_page=False)
         out = page.evaluate(LESSON_SCREEN)
         if out:
             problems.append(f"{width}x{height}, after a wrong try: {out}")
@@ -200,7 +194,7 @@ def test_the_replays_step_controls_and_table_share_one_screen(
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(120)
-        _shot(page, f"replay-{width}x{height}")
+        SHOTS.photograph(page, f"replay-{width}x{height}", full_page=False)
         out = page.evaluate(
             """() => ['replay-back', 'replay-forward', 'replay-step', 'replay-table-top-move']
                 .map((id) => document.querySelector(`[data-testid=${id}]`))
@@ -264,7 +258,7 @@ def test_the_card_order_stays_whole_beside_the_watchers_and_toasts_leave_the_chi
         page.evaluate("import('/static/toast.js').then((toast) => toast.toast('link_copied'))")
         page.locator("[data-testid=toast]:visible").wait_for()
         page.wait_for_timeout(100)
-        _shot(page, f"bar-{width}x{height}")
+        SHOTS.photograph(page, f"bar-{width}x{height}", full_page=False)
         out = page.evaluate(BAR)
         if out:
             problems.append(f"{width}x{height}: {out}")

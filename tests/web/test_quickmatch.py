@@ -18,9 +18,9 @@ import pytest
 from websockets.sync.client import connect
 
 from .conftest import SERVER_OPTIONS, serve
-from .pages import create_table
+from .pages import Shots, create_table
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "quickmatch"
+SHOTS = Shots("quickmatch")
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 #: Whatever of a shown dialog spills past the window or is cut inside itself.
@@ -48,9 +48,8 @@ def _get(url: str) -> Any:
 
 
 def _shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     page.wait_for_timeout(150)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    SHOTS.photograph(page, name, full_page=False)
 
 
 @pytest.fixture
