@@ -243,8 +243,11 @@ def test_the_match_results_dialog_takes_the_keyboard_and_escape_closes_it(
     )  # fmt: skip
     _start_with_bots(page, server_url, table)
     results = page.locator("[data-testid=results]")
+    # (with every seat played by a bot there is no end-of-round pause: the dialog opens at each
+    # round's end, and Replay shows once the match is over, which a loaded machine reaches
+    # later than 15 s after the first round)
     results.wait_for(timeout=120_000)
-    page.locator("[data-testid=open-replay]").wait_for()
+    page.locator("[data-testid=open-replay]").wait_for(timeout=120_000)
     # A keyboard player lands in the dialog (not behind it, at the top of the page).
     assert results.get_attribute("role") == "dialog"
     assert results.get_attribute("aria-modal") == "true"
