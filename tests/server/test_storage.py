@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
+import time
 from pathlib import Path
 
 from fouronefour.server.storage import (
@@ -12,6 +14,7 @@ from fouronefour.server.storage import (
     ChangeExtra,
     MatchSummary,
     NewMatch,
+    StorageError,
     StoredChat,
     StoredHandoff,
     StoredSeat,
@@ -156,3 +159,80 @@ def test_the_replay_list_reads_an_old_match_s_winner_from_its_moves(harness: Har
     assert match_summary(stored, None) == expected
     old = MatchSummary(stored.number, stored.moves, None, None)  # finished before protocol 3
     assert match_summary(old, harness.storage.load_match(table.code, 1)) == expected
+
+
+def _hold_lock(path: str, seconds: float) -> threading.Thread:
+    """Another connection (as the players' store's thread) holds the file's write lock for
+    ``seconds``, from now."""
+    held = threading.Event()
+
+    def hold() -> None:
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        held.set()
+        time.sleep(seconds)
+        conn.execute("COMMIT")
+        conn.close()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    held.wait()
+    return thread
+
+
+def test_a_new_table_waits_for_a_lock_another_connection_holds_and_the_loop_goes_on(
+    tmp_path: Path,
+) -> None:
+    path = str(tmp_path / "held.db")
+    seats = [StoredSeat(0, "Ann", "human", "h0")]
+
+    async def main() -> tuple[int, bool]:
+        storage = GroupCommitStorage(path)
+        await storage.open()
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        ticking = asyncio.create_task(tick())
+        holder = _hold_lock(path, 0.4)  # 8 times the loop's own wait for it
+        await storage.insert_table(StoredTable("HELD01", {"players": 1}, 0, "lobby", 1, 0, seats))
+        holder.join()
+        ticking.cancel()
+        found = await storage.fetch_table("HELD01") is not None
+        storage.close()
+        return ticks, found
+
+    ticks, found = asyncio.run(main())
+    assert found
+    assert ticks >= 5  # the loop served others while the table waited for the lock
+
+
+def test_a_lock_held_too_long_refuses_the_new_table_and_writes_nothing(tmp_path: Path) -> None:
+    path = str(tmp_path / "held.db")
+    seats = [StoredSeat(0, "Ann", "human", "h0")]
+
+    async def main() -> tuple[str, bool]:
+        storage = GroupCommitStorage(path)
+        storage.WRITE_NOW_SECONDS = 0.2
+        await storage.open()
+        holder = _hold_lock(path, 0.6)
+        try:
+            await storage.insert_table(
+                StoredTable("HELD02", {"players": 1}, 0, "lobby", 1, 0, seats)
+            )
+        except StorageError as error:
+            said = str(error)
+        else:
+            said = ""
+        holder.join()
+        found = await storage.fetch_table("HELD02") is not None
+        storage.close()
+        return said, found
+
+    said, found = asyncio.run(main())
+    assert "locked" in said
+    assert not found

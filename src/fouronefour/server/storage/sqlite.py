@@ -12,7 +12,7 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -40,6 +40,12 @@ from .values import (
 )
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: SQLite's answers for a lock another connection holds (the players' store's thread writes
+#: to the same file): worth trying again, unlike a full disk or a read-only file.
+_BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 
 
 _SCHEMA = """
@@ -511,6 +517,9 @@ class GroupCommitStorage(WrittenLater, SqliteStorage):
     BUSY_TIMEOUT = 0.05
     #: How often the checkpointer copies the WAL back into the database file.
     CHECKPOINT_SECONDS = 0.1
+    #: How long a write outside the batches (a new table, an analysis) tries again while
+    #: another connection holds the lock, before it is refused.
+    WRITE_NOW_SECONDS = 10.0
 
     def __init__(self, path: str) -> None:
         super().__init__(path, busy_timeout=self.BUSY_TIMEOUT)
@@ -622,9 +631,27 @@ class GroupCommitStorage(WrittenLater, SqliteStorage):
     # -- the Storage reads and the new table: the file is local, so they run on the loop,
     # except replays (a whole match), read by a worker thread from their own connection.
 
+    async def _write_now(self, write: Callable[[], T]) -> T:
+        """``write()`` on the loop's connection, tried again while another connection holds
+        the file's lock: the loop waits :data:`BUSY_TIMEOUT` at a time, and in between
+        serves the rest (a loaded machine's players' store held it longer than that, and a
+        new table was refused with ``storage_error``)."""
+        deadline = asyncio.get_running_loop().time() + self.WRITE_NOW_SECONDS
+        pause = self.BUSY_TIMEOUT
+        while True:
+            try:
+                return write()
+            except sqlite3.OperationalError as error:
+                if getattr(error, "sqlite_errorcode", None) not in _BUSY:
+                    raise
+                if asyncio.get_running_loop().time() + pause > deadline:
+                    raise
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.5)
+
     async def insert_table(self, table: StoredTable) -> None:
         try:
-            self.create_table(table)
+            await self._write_now(lambda: self.create_table(table))
         except sqlite3.IntegrityError:
             raise CodeTaken(f"a table {table.code} exists already") from None
         except sqlite3.Error as error:
@@ -690,7 +717,7 @@ class GroupCommitStorage(WrittenLater, SqliteStorage):
         # under a millisecond): a second writing connection would make the loop's own
         # writes wait for its lock.
         try:
-            self.save_analysis(code, analysis)
+            await self._write_now(lambda: self.save_analysis(code, analysis))
         except sqlite3.Error as error:
             raise StorageError(f"cannot write {self.path} ({error})") from None
 
@@ -721,11 +748,14 @@ class GroupCommitStorage(WrittenLater, SqliteStorage):
 
     async def records_done(self, keys: list[tuple[str, int]]) -> None:
         # (On the loop, through the writer's connection, as store_analysis: a few rows.)
-        try:
+        def delete() -> None:
             with self._lock:
                 self._conn.executemany(
                     "DELETE FROM match_records WHERE code = ? AND number = ?", keys
                 )
+
+        try:
+            await self._write_now(delete)
         except sqlite3.Error as error:
             raise StorageError(f"cannot write {self.path} ({error})") from None
 
