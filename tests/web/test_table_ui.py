@@ -254,6 +254,19 @@ def test_your_turn_sounds_vibrates_notifies_and_shows_in_the_title(
         }"""
     )
     assert offer == [988, 988, 1319]
+    # A seat that is away is the bot's to play: its turns are not told (nor pushed).
+    away = page.evaluate(
+        """async () => {
+            const { alertChange } = await import('/static/alerts.js');
+            const before = window.__calls.tones.length;
+            const you = {decision: 'play', prompt_v: 3, hand: '77', legal_moves: ['77'],
+                         away: true};
+            alertChange({role: 'player', you: {...you, decision: null, prompt_v: 2}},
+                        {role: 'player', you});
+            return [window.__calls.tones.length - before, document.title];
+        }"""
+    )
+    assert away[0] == 0 and not away[1].startswith("●"), away
     # Muted: no sound on the next turn; the choice survives a reload.
     page.click("[data-testid=settings-toggle]")
     page.uncheck("[data-testid=set-sound]")

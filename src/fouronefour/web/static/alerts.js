@@ -83,7 +83,9 @@ export function alertChange(previous, next) {
   const now = decisionOf(next);
   const promptBefore = previous.you ? previous.you.prompt_v : null;
   const promptNow = next.you ? next.you.prompt_v : null;
-  if (!now || next.role !== "player") {
+  // (A seat that is away is played by the table's bot, which takes the turn at once: no
+  // turn of the player's own to tell, as no "your turn" push is sent for it, docs/push.md.)
+  if (!now || next.role !== "player" || next.you.away) {
     if (alerting) setAlerting(false);
     return;
   }
