@@ -206,7 +206,11 @@ def test_a_seat_moves_to_a_new_device_with_a_one_time_link(server_url: str, new_
     new.fill("[data-testid=claim-name]", "Bob")
     new.click("[data-testid=claim-seat]")
     new.locator("[data-testid=seat-1].me").wait_for()
-    assert new.locator("[data-testid=hand-card]").count() == cards
+    # (the hand is drawn after the seat is marked: counted once it is there, as a loaded
+    # machine's page showed the seat with no card yet)
+    new.wait_for_function(
+        f"document.querySelectorAll('[data-testid=hand-card]').length === {cards}"
+    )
     old.locator("[data-testid=toast].error").wait_for()
     old.locator("[data-testid=hand-card]").first.wait_for(state="detached")
 
