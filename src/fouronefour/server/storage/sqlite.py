@@ -636,18 +636,17 @@ class GroupCommitStorage(WrittenLater, SqliteStorage):
         the file's lock: the loop waits :data:`BUSY_TIMEOUT` at a time, and in between
         serves the rest (a loaded machine's players' store held it longer than that, and a
         new table was refused with ``storage_error``)."""
-        deadline = asyncio.get_running_loop().time() + self.WRITE_NOW_SECONDS
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.WRITE_NOW_SECONDS
         pause = self.BUSY_TIMEOUT
         while True:
             try:
                 return write()
             except sqlite3.OperationalError as error:
-                if getattr(error, "sqlite_errorcode", None) not in _BUSY:
-                    raise
-                if asyncio.get_running_loop().time() + pause > deadline:
+                if error.sqlite_errorcode not in _BUSY or loop.time() + pause > deadline:
                     raise
             await asyncio.sleep(pause)
-            pause = min(pause * 2, 0.5)
+            pause = min(pause * 2, self.RETRY_SECONDS)  # (as long as a batch's retry at most)
 
     async def insert_table(self, table: StoredTable) -> None:
         try:
