@@ -29,13 +29,9 @@ from typing import Any
 from ...engine import Match
 from ..errors import ErrorCode, TableError
 from ..storage import (
-    Change,
     ChangeExtra,
-    NewMatch,
     StoredClaim,
-    StoredSeat,
     StoredTable,
-    TableRow,
 )
 from .botseats import BotSeats
 from .chat import TableChat
@@ -48,7 +44,6 @@ from .model import (
     TURN_SECONDS_RANGE,
     Ack,
     Prompt,
-    SeatChanges,
     SeatState,
     Status,
     TableOptions,
@@ -67,11 +62,10 @@ from .state import Step, TableState, evolve, with_seats
 from .turntimer import early, turn_deadline, turn_over
 from .views import SeatViews
 from .windows import ClaimWindows, Window, reopened
+from .written import REMOVED_KEY, step_change, unversioned_change
 
 #: Updates kept per table for reconnecting clients; older ``since`` values get a snapshot.
 HISTORY = 64
-#: The key of the removed players' token hashes in the stored row's settings (never sent).
-REMOVED_KEY = "removed"
 #: How often a timer or bot that met an unwritable database tries again.
 STORAGE_RETRY_SECONDS = 0.5
 #: Client ids of accepted moves remembered per seat, to answer a resent move with its ack.
@@ -377,19 +371,6 @@ class Table:
         """Whether ``token`` is a player's the host removed from this table."""
         return was_removed(self.removed, token)
 
-    def row(self) -> TableRow:
-        """The seldom-changing columns of the table's stored row, as they are now."""
-        pause = self.round_pause.current
-        settings = self.settings.to_dict()
-        if self.removed:  # (in the settings' JSON: a few hashes, no column of their own)
-            settings[REMOVED_KEY] = sorted(self.removed)
-        return TableRow(
-            self.host_seat,
-            settings,
-            self.current.paused,
-            0 if pause is None else pause.round_number,
-        )
-
     # ------------------------------------------------------------ checks
 
     def retire(self) -> None:
@@ -558,19 +539,7 @@ class Table:
         if not send:
             return
         if step.events:
-            self.commit(
-                list(step.events),
-                new_prompts=step.new_prompts,
-                moves=step.moves,
-                first_move_index=step.first_move_index,
-                seats=step.seats,
-                new_match=step.new_match,
-                match_over=step.match_over,
-                table_row=step.table_row,
-                row=step.row,
-                extra=step.extra,
-                seat_changes=changes,
-            )
+            self.commit(step)
         elif step.extra is not None:
             self.write(step.extra)
 
@@ -592,30 +561,13 @@ class Table:
 
     # ------------------------------------------------------------ commit and timers
 
-    def commit(
-        self,
-        events: list[dict[str, Any]],
-        *,
-        new_prompts: bool = False,
-        moves: tuple[str, ...] = (),
-        first_move_index: int = 0,
-        seats: tuple[StoredSeat, ...] = (),
-        new_match: NewMatch | None = None,
-        match_over: bool = False,
-        table_row: bool = True,
-        row: bool = False,
-        extra: ChangeExtra | None = None,
-        seat_changes: SeatChanges | None = None,
-    ) -> Update:
-        """Write, version, publish one update; then arm the timers and bots it calls for.
-
-        ``new_prompts``: the decisions offered changed (a move, a window): their versions
-        are this one and the turn timer starts again. ``row``: the table's seldom-changing
-        columns changed (:meth:`row`); ``extra``: other rare things to write."""
+    def commit(self, step: Step) -> Update:
+        """Write, version, publish the update ``step`` makes; then arm the timers and bots it
+        calls for. ``step.new_prompts``: the decisions offered changed (a move, a window):
+        their versions are this one and the turn timer starts again."""
+        new_prompts = step.new_prompts
         if new_prompts:
             self.deadline = None  # (a new turn's clock starts from full)
-        if row:
-            extra = replace(extra or ChangeExtra(), row=self.row())
         prompts = self.views.prompts()
         turn_seat = next(iter(prompts)) if self.windows.current is None and prompts else None
         turn = None if turn_seat is None else self.current.seats[turn_seat]
@@ -627,31 +579,17 @@ class Table:
             self.current.options.turn_seconds,
         )
         version = self.version + 1
-        self._storage.commit(
-            Change(
-                self.current.code,
-                version,
-                self.current.status,
-                self.current.match_number,
-                seats,
-                new_match,
-                moves,
-                first_move_index,
-                match_over,
-                table_row,
-                extra,
-            )
-        )
+        self._storage.commit(step_change(step, version))
         self.version = version
         if new_prompts:
             self.prompt_v = dict.fromkeys(prompts, version)
         update = Update(
             version,
             ms(self.scheduler.now()),
-            events,
+            list(step.events),
             self.views.state(),
             self.views.changed(prompts),
-            seat_changes,
+            step.seat_changes,
         )
         self._history.append(update)
         self._fanout.publish(self.current.code, update)
@@ -673,15 +611,7 @@ class Table:
     def write(self, extra: ChangeExtra) -> None:
         """Write something nobody is shown (a handoff's secret hash): no new version, but
         written before the ack that follows, like every change."""
-        self._storage.commit(
-            Change(
-                self.current.code,
-                self.version,
-                self.current.status,
-                self.current.match_number,
-                extra=extra,
-            )
-        )
+        self._storage.commit(unversioned_change(self.current, self.version, extra))
 
     def _arm(self, prompts: dict[int, Prompt]) -> None:
         if self.windows.current is not None:
