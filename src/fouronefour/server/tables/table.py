@@ -35,7 +35,7 @@ from ..storage import (
 )
 from .botseats import BotSeats
 from .chat import TableChat
-from .handoff import Handoffs, pending
+from .handoff import Handoffs
 from .hosttools import HostTools
 from .matches import check_play_again, check_start, deal
 from .model import (
@@ -55,15 +55,16 @@ from .model import (
 from .play import Advanced, check_decision, check_offered, close_window, decide
 from .presence import Presence
 from .resends import AcceptedMoves
-from .roundend import RoundPause, replay, restored
+from .restoring import restored_state, resumed_state
+from .roundend import RoundPause
 from .seating import Seating, check_seat, new_token, was_removed
 from .services import TableServices
 from .settings import TableSettings
 from .state import Step, TableState, evolve, with_seats
 from .turntimer import early, turn_deadline, turn_over
 from .views import SeatViews
-from .windows import ClaimWindows, Window, reopened
-from .written import REMOVED_KEY, step_change, unversioned_change
+from .windows import ClaimWindows, Window
+from .written import step_change, unversioned_change
 
 #: Updates kept per table for reconnecting clients; older ``since`` values get a snapshot.
 HISTORY = 64
@@ -195,27 +196,9 @@ class Table:
         options = TableOptions.from_dict(stored.options)
         settings = TableSettings.from_dict(stored.settings)
         table = cls(stored.code, options, stored.host_seat, services, settings)
-        status: Status = stored.status  # type: ignore[assignment]  # written by this class
-        seats = (SeatState.restored(record) for record in stored.seats)
-        state = replace(
-            with_seats(table.current, *seats),
-            status=status,
-            match_number=stored.match_number,
-            paused=stored.paused and status == "playing",
-            removed=frozenset(stored.settings.get(REMOVED_KEY, ())),
-            handoffs=pending(stored.handoffs),
-        )
         if stored.match is not None:
             table.seed = stored.match.seed
-            replayed = replay(options.rules, stored.match.seed, stored.match.moves)
-            state = replace(
-                state,
-                match=replayed.match,
-                move_count=len(stored.match.moves),
-                trick_start=replayed.trick_start,
-                round_end=restored(replayed, stored.round_end) if status == "playing" else None,
-            )
-        table._keep(state)
+        table._keep(restored_state(table.current, stored))
         table.version = stored.version
         table.finished_matches = list(stored.finished_matches)
         table.chat = TableChat(table, stored.chat)
@@ -230,22 +213,11 @@ class Table:
         restart may be answered with the version the client last saw."""
         if self.current.status != "playing" or self.current.match is None:
             return
-        pause = self.current.round_end
-        now = self.scheduler.now()
-        if pause is not None:
-            if not self.current.paused:
-                pause = pause.running(now, self.settings.round_pause_seconds)
-                self._keep(replace(self.current, round_end=pause))
+        self._keep(resumed_state(self.state(), self._claims))
+        self._claims = []
+        if self.current.round_end is not None:
             self._arm({})
             return
-        closes_at = None if self.current.paused else now + self.current.options.hook_seconds
-        window = reopened(self.current.match.round, closes_at)
-        if window is not None:  # the answers it had (acknowledged and written) still count
-            for claim in self._claims:
-                if (claim.match_number, claim.idx) == (self.current.match_number, self.move_count):
-                    window = window.answered(claim.seat, claim.answer, kept=True)
-        self._keep(replace(self.current, window=window))
-        self._claims = []
         prompts = self.views.prompts()
         self.prompt_v = dict.fromkeys(prompts, self.version)
         turn_seat = next(iter(prompts)) if self.windows.current is None and prompts else None
