@@ -21,7 +21,7 @@ the turn's). What each connection sees is :mod:`.views`', bot seats :mod:`.botse
 from __future__ import annotations
 
 import hmac
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -54,7 +54,6 @@ from .model import (
 )
 from .play import Advanced, check_decision, check_offered, close_window, decide
 from .presence import Presence
-from .resends import AcceptedMoves
 from .restoring import restored_state, resumed_state
 from .roundend import RoundPause
 from .seating import Seating, check_seat, new_token, was_removed
@@ -70,6 +69,8 @@ from .written import step_change, unversioned_change
 HISTORY = 64
 #: How often a timer or bot that met an unwritable database tries again.
 STORAGE_RETRY_SECONDS = 0.5
+#: Client ids of accepted moves remembered per seat, to answer a resent move with its ack.
+REMEMBERED_IDS = 64
 __all__ = [
     "HOOK_SECONDS_RANGE",
     "NAME_LENGTH",
@@ -135,7 +136,8 @@ class Table:
         self._storage = services.storage
         self._fanout = services.fanout
         self._history: deque[Update] = deque(maxlen=HISTORY)
-        self._accepted = AcceptedMoves()
+        # (client id, v, move as sent) -> its ack, per seat: an exact resend is answered again
+        self._accepted: dict[int, OrderedDict[tuple[str, object, object], Ack]] = {}
         self.windows = ClaimWindows(services.scheduler)
         self.views = SeatViews(self)
         self.bots = BotSeats(self)
@@ -410,7 +412,8 @@ class Table:
         """A player's decision: a move on their turn, or an answer to a claim window."""
         resend_key = (client_id, v, move) if client_id is not None else None
         if resend_key is not None:
-            earlier = self._accepted.earlier(seat, resend_key)
+            remembered = self._accepted.get(seat)
+            earlier = remembered.get(resend_key) if remembered is not None else None
             if earlier is not None:
                 return earlier
         self.check_writable()
@@ -428,7 +431,10 @@ class Table:
         check_offered(self.current, seat, seat in prompts)  # (no time needed)
         ack = self.decide(seat, move, prompts[seat], by_bot=False)
         if resend_key is not None:
-            self._accepted.remember(seat, resend_key, ack)
+            remembered = self._accepted.setdefault(seat, OrderedDict())
+            remembered[resend_key] = ack
+            if len(remembered) > REMEMBERED_IDS:
+                remembered.popitem(last=False)
         return ack
 
     def decide(self, seat: int, move: str, prompt: Prompt, by_bot: bool) -> Ack:
@@ -498,7 +504,7 @@ class Table:
         self._keep(step.state)
         for seat in step.renewed:  # (a new occupant starts afresh)
             self.chat.forget_seat(seat)
-            self._accepted.forget(seat)
+            self._accepted.pop(seat, None)
         changes = step.seat_changes
         if changes is not None and changes.swapped is not None:
             self.views.resend(*changes.swapped)
