@@ -118,11 +118,14 @@ export function renderRing(root, state) {
       meta.append(tag);
     }
     if (info.away) {
-      meta.append(el("span", "status-tag away-tag", t("away_short")));
+      const tag = el("span", "status-tag away-tag", t("away_short"));
+      tag.title = tag.textContent; // (a small box may cut it)
+      meta.append(tag);
       labels.push(t("away_short"));
     }
     if (offline) {
       const tag = el("span", "status-tag offline-tag", t("offline"));
+      tag.title = tag.textContent;
       tag.dataset.testid = `offline-${seat}`;
       meta.append(tag);
       labels.push(t("offline"));
