@@ -263,3 +263,60 @@ def test_the_card_order_stays_whole_beside_the_watchers_and_toasts_leave_the_chi
         if out:
             problems.append(f"{width}x{height}: {out}")
     assert not problems, "\n".join(problems)
+
+
+#: An away seat's small box: its count and status tag, each whole or not; and whether the
+#: status line runs under the sort switch that sits over its right end.
+AWAY_BOX = """
+() => {
+  const tag = document.querySelector('.ring .away-tag');
+  const count = tag.closest('.seat').querySelector('.seat-count');
+  const status = document.querySelector('#game .status-line');
+  const sort = document.querySelector('[data-testid=sort]').getBoundingClientRect();
+  const under = [...status.querySelectorAll('.status-text, .btn')]
+    .filter((node) => node.offsetWidth > 0)
+    .some((node) => {
+      const r = node.getBoundingClientRect();
+      return r.right > sort.left && r.left < sort.right && r.bottom > sort.top
+        && r.top < sort.bottom;
+    });
+  return {tag: [tag.textContent, tag.scrollWidth <= tag.clientWidth + 1, tag.title],
+          count: count.scrollWidth <= count.clientWidth + 1
+            && count.getBoundingClientRect().left
+               >= tag.closest('.seat').getBoundingClientRect().left,
+          under};
+}
+"""
+
+
+def test_an_away_seat_shows_its_status_and_count_in_a_phone_held_sideways(
+    server_url: str, new_page: Any
+) -> None:
+    page = new_page("away", 844, 390)
+    # A 1 s turn timer: the host misses their first turn and is away; the bots play on.
+    table = create_table(
+        page, server_url, {"name": "Annabelle", "players": 4, "turn_seconds": 1, "hooking": False}
+    )
+    page.goto(f"{server_url}{table['link']}")
+    page.click("[data-testid=fill-bots]")
+    page.locator("[data-testid=start]:enabled").click()
+    page.locator(".ring .away-tag").wait_for(timeout=30_000)
+    problems = []
+    for lang in ("en", "de"):
+        page.select_option("[data-testid=lang-select]", lang)
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        for width, height in [(844, 390), (667, 375)]:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(150)
+            SHOTS.photograph(page, f"away-{lang}-{width}x{height}", full_page=False)
+            out = page.evaluate(AWAY_BOX)
+            word, whole, title = out["tag"]
+            if lang == "en" and not whole:
+                problems.append(f"{width}x{height} {lang}: '{word}' cut")
+            if title != word:
+                problems.append(f"{width}x{height} {lang}: no title '{word}'")
+            if not out["count"]:
+                problems.append(f"{width}x{height} {lang}: the count cut")
+            if out["under"]:
+                problems.append(f"{width}x{height} {lang}: the status line under the switch")
+    assert not problems, "\n".join(problems)
