@@ -46,6 +46,58 @@ def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
     return parse
 
 
+#: The settings with a default, in the order ``--help`` lists them: flag, how its text is
+#: read, default, what it sets.
+SETTINGS: tuple[tuple[str, Callable[[str], object], object, str], ...] = (
+    ("--minutes", _positive(float), 60.0, "wall time to train in this run"),
+    ("--actors", _positive(int), 2, "rollout actors"),
+    ("--seed", int, 0, "seeds the network and the actors"),
+    ("--hidden", _sizes, "256,256,128", "hidden layer sizes"),
+    ("--batch", _positive(int), 512, "samples per update"),
+    ("--lr", _positive(float), 3e-4, "Adam step size"),
+    (
+        "--reuse",
+        _positive(float),
+        2.0,
+        "updates per sample x batch: how often a sample is used",
+    ),
+    ("--replay", _positive(int), 100_000, "samples kept for the learner"),
+    (
+        "--rounds-per-task",
+        _positive(int),
+        8,
+        "rounds an actor plays before it hands in its samples",
+    ),
+    ("--players", _sizes, "4", "player counts to train at, e.g. 4 or 4,6"),
+    ("--epsilon", float, 0.05, "share of random moves, to explore"),
+    ("--greedy-share", float, 0.5, "share of rounds against the greedy bot, the rest self-play"),
+    (
+        "--rollout-share",
+        float,
+        0.0,
+        "share of rounds whose decisions are labelled by greedy rollouts in a sampled world "
+        "(search distillation) instead of by their return, as Deep Monte-Carlo",
+    ),
+    ("--rollout-moves", _positive(int), 8, "moves labelled per decision in those rounds"),
+    (
+        "--margin",
+        float,
+        0.1,
+        "how much more than the greedy choice a move must be worth for the bot to play it, "
+        "in the curve's games and the exported weights",
+    ),
+    ("--eval-every", _positive(float), 600.0, "seconds between points of the learning curve"),
+    (
+        "--eval-deals",
+        _positive(int),
+        100,
+        "paired deals against greedy per point, a quarter as many against random",
+    ),
+    ("--checkpoint-every", _positive(float), 300.0, "seconds between checkpoints"),
+    ("--threads", _positive(int), 1, "torch threads of the learner"),
+)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Train the learned bot: rollout actors on Ray play rounds with the latest weights, "
@@ -60,19 +112,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="directory for checkpoint, weights and curve (default %(default)s)",
     )
     parser.add_argument(
-        "--minutes",
-        type=_positive(float),
-        default=60.0,
-        help="wall time to train in this run (default %(default)s)",
-    )
-    parser.add_argument(
         "--samples",
         type=_positive(int),
         help="stop once this many samples are done (resumed runs included), if sooner "
         "than --minutes",
-    )
-    parser.add_argument(
-        "--actors", type=_positive(int), default=2, help="rollout actors (default %(default)s)"
     )
     parser.add_argument(
         "--address",
@@ -87,109 +130,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--init", type=Path, help="start from these weights (.npz) instead of random ones"
     )
-    parser.add_argument(
-        "--seed",
-        type=int,
-        default=0,
-        help="seeds the network and the actors (default %(default)s)",
-    )
-    parser.add_argument(
-        "--hidden",
-        type=_sizes,
-        default="256,256,128",
-        help="hidden layer sizes (default %(default)s)",
-    )
-    parser.add_argument(
-        "--batch",
-        type=_positive(int),
-        default=512,
-        help="samples per update (default %(default)s)",
-    )
-    parser.add_argument(
-        "--lr", type=_positive(float), default=3e-4, help="Adam step size (default %(default)s)"
-    )
-    parser.add_argument(
-        "--reuse",
-        type=_positive(float),
-        default=2.0,
-        help="updates per sample x batch: how often a sample is used (default %(default)s)",
-    )
-    parser.add_argument(
-        "--replay",
-        type=_positive(int),
-        default=100_000,
-        help="samples kept for the learner (default %(default)s)",
-    )
-    parser.add_argument(
-        "--rounds-per-task",
-        type=_positive(int),
-        default=8,
-        help="rounds an actor plays before it hands in its samples (default %(default)s)",
-    )
-    parser.add_argument(
-        "--players",
-        type=_sizes,
-        default="4",
-        help="player counts to train at, e.g. 4 or 4,6 (default %(default)s)",
-    )
-    parser.add_argument(
-        "--epsilon",
-        type=float,
-        default=0.05,
-        help="share of random moves, to explore (default %(default)s)",
-    )
-    parser.add_argument(
-        "--greedy-share",
-        type=float,
-        default=0.5,
-        help="share of rounds against the greedy bot, the rest self-play (default %(default)s)",
-    )
-    parser.add_argument(
-        "--rollout-share",
-        type=float,
-        default=0.0,
-        help="share of rounds whose decisions are labelled by greedy rollouts in a sampled "
-        "world (search distillation) instead of by their return, as Deep Monte-Carlo "
-        "(default %(default)s)",
-    )
-    parser.add_argument(
-        "--rollout-moves",
-        type=_positive(int),
-        default=8,
-        help="moves labelled per decision in those rounds (default %(default)s)",
-    )
-    parser.add_argument(
-        "--margin",
-        type=float,
-        default=0.1,
-        help="how much more than the greedy choice a move must be worth for the bot to play "
-        "it, in the curve's games and the exported weights (default %(default)s)",
-    )
-    parser.add_argument(
-        "--eval-every",
-        type=_positive(float),
-        default=600.0,
-        help="seconds between points of the learning curve (default %(default)s)",
-    )
-    parser.add_argument(
-        "--eval-deals",
-        type=_positive(int),
-        default=100,
-        help="paired deals against greedy per point, a quarter as many against random "
-        "(default %(default)s)",
-    )
-    parser.add_argument(
-        "--checkpoint-every",
-        type=_positive(float),
-        default=300.0,
-        help="seconds between checkpoints (default %(default)s)",
-    )
-    parser.add_argument(
-        "--threads",
-        type=_positive(int),
-        default=1,
-        help="torch threads of the learner (default %(default)s)",
-    )
+    for flag, kind, default, text in SETTINGS:
+        parser.add_argument(flag, type=kind, default=default, help=f"{text} (default %(default)s)")
 
 
 def run(args: argparse.Namespace) -> int:
